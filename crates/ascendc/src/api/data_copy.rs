@@ -1,0 +1,411 @@
+//! `DataCopy`: block-strided movement between GM, UB, L1, BiasTable and the Fixpipe buffer.
+//!
+//! Level 0 takes [`DataCopyParams`] (block count, block length and the tail-to-head gaps, in path
+//! units: 32 bytes normally, 64 bytes into C2/BiasTable, 128 bytes into C2PIPE2GM/Fixpipe); level 2
+//! takes an element count, lowered to one block of `count / (unit / sizeof(T))` units.
+
+use super::context::with_core;
+use super::tensor::{GlobalTensor, LocalTensor};
+use crate::chip::DataPath;
+use crate::core::dma::{self, Blocks, Endpoint};
+use crate::core::trace::Pipe;
+use crate::core::{Core, CountRounding};
+use crate::dtype::Element;
+use crate::error::{Category, Result, SimError, SourceLoc};
+use crate::gm::GmAddr;
+use crate::position::{Hardware, TPosition};
+
+const API: &str = "DataCopy";
+
+/// Level-0 movement parameters (`DataCopyParams`). Lengths and gaps are in path units
+/// (32 bytes, or 64 / 128 bytes for the C2 / C2PIPE2GM destinations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataCopyParams {
+    /// Number of blocks, [1, 4095].
+    pub block_count: u16,
+    /// Length of each block in units, [1, 65535].
+    pub block_len: u16,
+    /// Source gap between the end of one block and the start of the next, in units.
+    pub src_stride: u16,
+    /// Destination gap between the end of one block and the start of the next, in units.
+    pub dst_stride: u16,
+}
+
+impl Default for DataCopyParams {
+    fn default() -> Self {
+        DataCopyParams {
+            block_count: 1,
+            block_len: 0,
+            src_stride: 0,
+            dst_stride: 0,
+        }
+    }
+}
+
+impl DataCopyParams {
+    /// `DataCopyParams(blockCount, blockLen, srcStride, dstStride)`.
+    pub const fn new(block_count: u16, block_len: u16, src_stride: u16, dst_stride: u16) -> Self {
+        DataCopyParams {
+            block_count,
+            block_len,
+            src_stride,
+            dst_stride,
+        }
+    }
+}
+
+/// One side of a copy as the API layer sees it.
+#[derive(Clone, Copy)]
+pub(crate) enum Side<'a> {
+    Gm(&'a GmAddr),
+    Local {
+        pos: TPosition,
+        hw: Hardware,
+        addr: u32,
+        len: u32,
+    },
+}
+
+impl<'a> Side<'a> {
+    pub(crate) fn local<T: Element>(t: &LocalTensor<T>) -> Side<'a> {
+        Side::Local {
+            pos: t.pos,
+            hw: t.hw,
+            addr: t.addr,
+            len: t.len,
+        }
+    }
+
+    fn hw(&self) -> Hardware {
+        match self {
+            Side::Gm(_) => Hardware::GM,
+            Side::Local { hw, .. } => *hw,
+        }
+    }
+
+    fn endpoint(&self) -> Endpoint<'a> {
+        match *self {
+            Side::Gm(g) => Endpoint::Gm(g, 0),
+            Side::Local { hw, addr, .. } => Endpoint::Local(hw, addr as u64),
+        }
+    }
+}
+
+/// A data path with its pipe and units (bytes): source block, source gap, destination block,
+/// destination gap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Route {
+    pub path: DataPath,
+    pub pipe: Pipe,
+    pub units: [u64; 4],
+}
+
+/// The route between two physical buffers, or a position error naming the supported routes.
+pub(crate) fn route(core: &Core, src: Side, dst: Side) -> Result<Route> {
+    use Hardware::*;
+    let (s, d) = (src.hw(), dst.hw());
+    let plain = [32, 32, 32, 32];
+    let r = |path, pipe, units| Route { path, pipe, units };
+    let is_co2 = |side: Side| {
+        matches!(
+            side,
+            Side::Local {
+                pos: TPosition::CO2,
+                ..
+            }
+        )
+    };
+    Ok(match (s, d) {
+        (GM, UB) => r(DataPath::GmUb, Pipe::MTE2, plain),
+        (GM, L1) => r(DataPath::GmL1, Pipe::MTE2, plain),
+        (UB, GM) if is_co2(src) => r(DataPath::Co2Gm, Pipe::MTE3, plain),
+        (UB, GM) => r(DataPath::GmUb, Pipe::MTE3, plain),
+        (L1, GM) => r(DataPath::L1Gm, Pipe::MTE3, plain),
+        (UB, UB) => r(DataPath::UbUb, Pipe::V, plain),
+        (UB, L1) => r(DataPath::UbL1, Pipe::MTE3, plain),
+        (L1, BIAS) => r(DataPath::L1Bt, Pipe::MTE1, [64, 32, 64, 64]),
+        (L1, FIXBUF) => r(DataPath::L1Fb, Pipe::FIX, [128, 32, 128, 128]),
+        (GM, _) | (_, GM) => {
+            let (side, h) = if s == GM { ("destination", d) } else { ("source", s) };
+            return Err(SimError::new(
+                Category::Position,
+                API,
+                format!(
+                    "tensor position check failed: the {side} is in {h}; a copy to or from GM needs a tensor in UB \
+                     (VECIN/VECOUT/VECCALC) or L1 (A1/B1/C1) on {}",
+                    core.profile.soc
+                ),
+            ));
+        }
+        _ => {
+            return Err(SimError::new(
+                Category::Position,
+                API,
+                format!(
+                    "no local route {s} → {d}: supported routes are UB→UB, UB→L1, L1→BiasTable (C1→C2) and \
+                     L1→Fixpipe (→C2PIPE2GM)"
+                ),
+            ))
+        }
+    })
+}
+
+/// Required start alignment of a DataCopy operand in a local buffer.
+pub(crate) fn copy_align(hw: Hardware, elem_size: usize) -> u64 {
+    match hw {
+        Hardware::L0A | Hardware::L0B | Hardware::L0C => 512 * ((elem_size as u64 + 1) / 2),
+        Hardware::BIAS => 64,
+        Hardware::FIXBUF => 128,
+        _ => 32,
+    }
+}
+
+/// Checks that a product supports a path, naming the product and the path.
+pub(crate) fn check_path(core: &Core, api: &'static str, path: DataPath) -> Result<()> {
+    if core.profile.supports(path) {
+        Ok(())
+    } else {
+        Err(SimError::new(
+            Category::Unsupported,
+            api,
+            format!(
+                "the {path:?} data path is not supported on {}",
+                core.profile
+            ),
+        ))
+    }
+}
+
+/// Checks start alignment of both sides of a copy.
+pub(crate) fn check_alignment(
+    api: &'static str,
+    side: Side,
+    what: &str,
+    elem_size: usize,
+) -> Result<()> {
+    match side {
+        Side::Gm(g) => {
+            if g.offset() % elem_size != 0 {
+                return Err(SimError::align(
+                    api,
+                    what,
+                    g.offset() as u64,
+                    elem_size as u32,
+                    "GM",
+                ));
+            }
+        }
+        Side::Local { hw, addr, .. } => {
+            let a = copy_align(hw, elem_size);
+            if addr as u64 % a != 0 {
+                return Err(SimError::align(api, what, addr as u64, a as u32, hw));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The level-0 copy every DataCopy form lowers to.
+fn copy_level0<T: Element>(
+    core: &mut Core,
+    loc: SourceLoc,
+    dst: Side,
+    src: Side,
+    p: DataCopyParams,
+) -> Result<()> {
+    let rt = route(core, src, dst)?;
+    check_path(core, API, rt.path)?;
+    if matches!(rt.path, DataPath::GmUb) && !core.profile.gm_ub_dtypes.contains(T::DTYPE) {
+        return Err(SimError::new(
+            Category::Type,
+            API,
+            format!(
+                "element type {} is not supported between GM and UB on {} (supported: {})",
+                T::DTYPE,
+                core.profile.soc,
+                core.profile.gm_ub_dtypes
+            ),
+        ));
+    }
+    check_alignment(API, src, "source", T::SIZE)?;
+    check_alignment(API, dst, "destination", T::SIZE)?;
+    if p.block_count > 4095 {
+        return Err(SimError::range(
+            API,
+            "blockCount",
+            p.block_count,
+            "[1, 4095]",
+        ));
+    }
+    for (name, v) in [("blockCount", p.block_count), ("blockLen", p.block_len)] {
+        if v == 0 {
+            if core.profile.zero_is_nop {
+                core.warn(
+                    Category::Nop,
+                    API,
+                    format!(
+                        "parameter `{name}` = 0: the copy does nothing on {}",
+                        core.profile.soc
+                    ),
+                    loc,
+                );
+                return Ok(());
+            }
+            let max = if name == "blockCount" { 4095 } else { 65535 };
+            return Err(SimError::range(
+                API,
+                name,
+                0,
+                format!("[1, {max}] on {}", core.profile.soc),
+            ));
+        }
+    }
+    let [ls, gs, ld, gd] = rt.units;
+    let n = p.block_count as u64;
+    let b = Blocks {
+        count: p.block_count as u32,
+        len: p.block_len as u64 * ls,
+        src_stride: p.block_len as u64 * ls + p.src_stride as u64 * gs,
+        dst_stride: p.block_len as u64 * ld + p.dst_stride as u64 * gd,
+    };
+    // Both local sides must hold the whole extent (rule D10: tensor view sizes).
+    for (side, name, len_unit, gap, gap_unit) in [
+        (src, "source", ls, p.src_stride, gs),
+        (dst, "destination", ld, p.dst_stride, gd),
+    ] {
+        if let Side::Local { len, .. } = side {
+            let need = n * p.block_len as u64 * len_unit + (n - 1) * gap as u64 * gap_unit;
+            if need > len as u64 {
+                return Err(SimError::new(
+                    Category::Size,
+                    API,
+                    format!(
+                        "the {name} tensor must hold at least {need} bytes for blockCount {} × blockLen {} \
+                         (+ gaps), it has only {len}",
+                        p.block_count, p.block_len
+                    ),
+                ));
+            }
+        }
+    }
+    let acc = dma::copy(core, API, dst.endpoint(), src.endpoint(), b)?;
+    core.issue(rt.pipe, API, loc, &acc);
+    Ok(())
+}
+
+/// The level-2 (element count) form: one block of `count` elements rounded down to whole units.
+fn copy_count<T: Element>(
+    core: &mut Core,
+    loc: SourceLoc,
+    dst: Side,
+    src: Side,
+    count: i64,
+) -> Result<()> {
+    let rt = route(core, src, dst)?;
+    if count < 0 {
+        return Err(SimError::range(API, "calCount", count, "[0, 2^32)"));
+    }
+    let per_unit = (rt.units[2] / T::SIZE as u64).max(1);
+    let count = count as u64;
+    let units = count / per_unit;
+    let rem = count % per_unit;
+    if rem != 0 {
+        let msg = format!(
+            "calCount = {count}: {} bytes is not a multiple of {} bytes; the copy moves {} elements and \
+             the last {rem} are not copied",
+            count * T::SIZE as u64,
+            rt.units[2],
+            units * per_unit
+        );
+        match core.options.count_rounding {
+            CountRounding::Strict => return Err(SimError::new(Category::Range, API, msg)),
+            CountRounding::Hardware => core.warn(Category::DataLoss, API, msg, loc),
+        }
+    }
+    if units > 65535 {
+        return Err(SimError::range(
+            API,
+            "calCount",
+            count,
+            format!(
+                "[0, {}] (blockLen = calCount / {per_unit} must fit in 65535 units)",
+                65535 * per_unit + per_unit - 1
+            ),
+        ));
+    }
+    copy_level0::<T>(
+        core,
+        loc,
+        dst,
+        src,
+        DataCopyParams::new(1, units as u16, 0, 0),
+    )
+}
+
+/// The third argument of [`data_copy`]: [`DataCopyParams`] (level 0) or an element count (level 2).
+pub trait DataCopyArgs<D: ?Sized, S: ?Sized> {
+    /// Performs the copy.
+    fn copy(self, dst: &D, src: &S, loc: SourceLoc) -> Result<()>;
+}
+
+/// `DataCopy(dst, src, params | count)`: GM→VECIN/A1/B1, UB→UB, UB→L1, L1→BT/FB and
+/// VECOUT/L1/CO2→GM, per product.
+#[track_caller]
+pub fn data_copy<D: ?Sized, S: ?Sized, A: DataCopyArgs<D, S>>(
+    dst: &D,
+    src: &S,
+    args: A,
+) -> Result<()> {
+    args.copy(dst, src, SourceLoc::caller())
+}
+
+impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for DataCopyParams {
+    fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
+        with_core(API, loc, |core| {
+            copy_level0::<T>(core, loc, Side::local(dst), Side::Gm(src.gm(API)?), self)
+        })
+    }
+}
+
+impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for DataCopyParams {
+    fn copy(self, dst: &GlobalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
+        with_core(API, loc, |core| {
+            copy_level0::<T>(core, loc, Side::Gm(dst.gm(API)?), Side::local(src), self)
+        })
+    }
+}
+
+impl<T: Element> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for DataCopyParams {
+    fn copy(self, dst: &LocalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
+        with_core(API, loc, |core| {
+            copy_level0::<T>(core, loc, Side::local(dst), Side::local(src), self)
+        })
+    }
+}
+
+macro_rules! count_forms {
+    ($($c:ty),*) => {$(
+        impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for $c {
+            fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
+                with_core(API, loc, |core| {
+                    copy_count::<T>(core, loc, Side::local(dst), Side::Gm(src.gm(API)?), self as i64)
+                })
+            }
+        }
+        impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for $c {
+            fn copy(self, dst: &GlobalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
+                with_core(API, loc, |core| {
+                    copy_count::<T>(core, loc, Side::Gm(dst.gm(API)?), Side::local(src), self as i64)
+                })
+            }
+        }
+        impl<T: Element> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for $c {
+            fn copy(self, dst: &LocalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
+                with_core(API, loc, |core| {
+                    copy_count::<T>(core, loc, Side::local(dst), Side::local(src), self as i64)
+                })
+            }
+        }
+    )*};
+}
+count_forms!(u32, i32, usize);

@@ -1,0 +1,8 @@
+//! The Ascend C API layer: the kernel-facing types and functions, lowered onto `crate::core`.
+
+pub(crate) mod context;
+pub mod data_copy;
+pub mod sync;
+pub mod tensor;
+pub mod tpipe;
+pub mod vec;

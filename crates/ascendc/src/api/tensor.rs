@@ -1,0 +1,476 @@
+//! `LocalTensor` and `GlobalTensor`: typed views of on-chip memory and of GM.
+
+use super::context::with_core;
+use crate::core::dma::{self, Endpoint};
+use crate::core::trace::{Access, Pipe, Space};
+use crate::dtype::Element;
+use crate::error::{Category, Result, SimError, SourceLoc};
+use crate::gm::GmAddr;
+use crate::position::{Hardware, TPosition};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// The queue buffer a tensor came from (for the queue state machine checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Owner {
+    pub queue: u32,
+    pub buf: u16,
+}
+
+/// Tensor shape description (`ShapeInfo`): up to 8 dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ShapeInfo {
+    /// Number of dimensions used in `shape`.
+    pub shape_dim: u8,
+    /// Number of dimensions used in `original_shape`.
+    pub original_shape_dim: u8,
+    /// Extent of each dimension, in elements.
+    pub shape: [u32; 8],
+    /// Extent of each original dimension, in elements.
+    pub original_shape: [u32; 8],
+    /// Layout.
+    pub data_format: DataFormat,
+}
+
+/// Data layouts a `ShapeInfo` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum DataFormat {
+    /// Row-major.
+    #[default]
+    ND,
+    /// Fractal (zN) layout.
+    NZ,
+}
+
+impl ShapeInfo {
+    /// A shape whose original shape equals its shape. Fails with more than 8 dimensions.
+    #[track_caller]
+    pub fn new(shape: &[u32], data_format: DataFormat) -> Result<ShapeInfo> {
+        ShapeInfo::with_original(shape, shape, data_format)
+    }
+
+    /// A shape with a separate original shape. Fails with more than 8 dimensions.
+    #[track_caller]
+    pub fn with_original(
+        shape: &[u32],
+        original: &[u32],
+        data_format: DataFormat,
+    ) -> Result<ShapeInfo> {
+        for (name, s) in [("shapeDim", shape), ("originalShapeDim", original)] {
+            if s.len() > 8 {
+                return Err(
+                    SimError::range("ShapeInfo", name, s.len(), "[0, 8]").at(SourceLoc::caller())
+                );
+            }
+        }
+        let mut info = ShapeInfo {
+            shape_dim: shape.len() as u8,
+            original_shape_dim: original.len() as u8,
+            data_format,
+            ..ShapeInfo::default()
+        };
+        info.shape[..shape.len()].copy_from_slice(shape);
+        info.original_shape[..original.len()].copy_from_slice(original);
+        Ok(info)
+    }
+}
+
+/// A typed view of on-chip memory (`LocalTensor<T>`): a logical position, the physical buffer,
+/// a byte address in it and a byte length. Copying the handle does not copy data.
+pub struct LocalTensor<T> {
+    pub(crate) pos: TPosition,
+    pub(crate) hw: Hardware,
+    pub(crate) addr: u32,
+    pub(crate) len: u32,
+    pub(crate) owner: Option<Owner>,
+    pub(crate) shape: Option<ShapeInfo>,
+    _t: PhantomData<T>,
+}
+
+impl<T> Clone for LocalTensor<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for LocalTensor<T> {}
+
+impl<T> fmt::Debug for LocalTensor<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "LocalTensor({} in {} at byte {}, {} bytes)",
+            self.pos, self.hw, self.addr, self.len
+        )
+    }
+}
+
+impl<T: Element> Default for LocalTensor<T> {
+    /// An empty VECCALC tensor (what a default-constructed C++ `LocalTensor` is before assignment).
+    fn default() -> Self {
+        LocalTensor::raw(TPosition::VECCALC, Hardware::UB, 0, 0, None)
+    }
+}
+
+impl<T: Element> LocalTensor<T> {
+    pub(crate) fn raw(
+        pos: TPosition,
+        hw: Hardware,
+        addr: u32,
+        len: u32,
+        owner: Option<Owner>,
+    ) -> Self {
+        LocalTensor {
+            pos,
+            hw,
+            addr,
+            len,
+            owner,
+            shape: None,
+            _t: PhantomData,
+        }
+    }
+
+    /// Number of elements (`GetSize`).
+    pub fn get_size(&self) -> u32 {
+        self.len / T::SIZE as u32
+    }
+
+    /// Length in bytes (`GetLength`).
+    pub fn get_length(&self) -> u32 {
+        self.len
+    }
+
+    /// Logical position (`GetPosition`).
+    pub fn get_position(&self) -> TPosition {
+        self.pos
+    }
+
+    /// The physical buffer the tensor lives in.
+    pub fn hardware(&self) -> Hardware {
+        self.hw
+    }
+
+    /// Byte address inside the physical buffer (`GetPhyAddr`).
+    pub fn get_phy_addr(&self) -> u32 {
+        self.addr
+    }
+
+    /// A view starting `offset` elements in (`operator[]`): same buffer and position, length
+    /// reduced accordingly. No alignment check here: a misaligned view fails in the API that uses it.
+    #[track_caller]
+    pub fn at(&self, offset: u32) -> Result<LocalTensor<T>> {
+        let bytes = offset as u64 * T::SIZE as u64;
+        if bytes >= self.len as u64 {
+            return Err(fail_outside(SimError::new(
+                    Category::Size,
+                    "LocalTensor::operator[]",
+                    format!(
+                        "offset {offset} ({bytes} bytes) can not be larger than or equal to the data length {} bytes",
+                        self.len
+                    ),
+            )));
+        }
+        Ok(LocalTensor {
+            addr: self.addr + bytes as u32,
+            len: self.len - bytes as u32,
+            shape: None,
+            ..*self
+        })
+    }
+
+    /// The same bytes as elements of `U` (`ReinterpretCast`).
+    pub fn reinterpret_cast<U: Element>(&self) -> LocalTensor<U> {
+        LocalTensor {
+            pos: self.pos,
+            hw: self.hw,
+            addr: self.addr,
+            len: self.len,
+            owner: self.owner,
+            shape: self.shape,
+            _t: PhantomData,
+        }
+    }
+
+    /// Sets the length to `n` elements (`SetSize`); it must stay inside the physical buffer.
+    #[track_caller]
+    pub fn set_size(&mut self, n: u32) -> Result<()> {
+        let loc = SourceLoc::caller();
+        let (addr, hw) = (self.addr, self.hw);
+        let bytes = n as u64 * T::SIZE as u64;
+        with_core("LocalTensor::SetSize", loc, |core| {
+            let size = core.mem.size(hw) as u64;
+            if addr as u64 + bytes > size {
+                return Err(SimError::new(
+                    Category::Size,
+                    "LocalTensor::SetSize",
+                    format!("buffer overflow: {n} elements from byte {addr} end at byte {} beyond the {size}-byte {hw}", addr as u64 + bytes),
+                ));
+            }
+            Ok(())
+        })?;
+        self.len = bytes as u32;
+        Ok(())
+    }
+
+    /// Stores a shape description (`SetShapeInfo`).
+    pub fn set_shape_info(&mut self, info: ShapeInfo) {
+        self.shape = Some(info);
+    }
+
+    /// The stored shape description (`GetShapeInfo`), if any.
+    pub fn get_shape_info(&self) -> Option<ShapeInfo> {
+        self.shape
+    }
+
+    fn check_index(&self, api: &'static str, i: u32) -> Result<u64> {
+        let b = i as u64 * T::SIZE as u64;
+        if b >= self.len as u64 {
+            Err(SimError::new(
+                Category::Size,
+                api,
+                format!(
+                    "index {i} ({b} bytes) can not be larger than or equal to the data length {} bytes ({} elements)",
+                    self.len,
+                    self.get_size()
+                ),
+            ))
+        } else {
+            Ok(self.addr as u64 + b)
+        }
+    }
+
+    /// Reads element `i` on the scalar pipe (`GetValue`).
+    #[track_caller]
+    pub fn get_value(&self, i: u32) -> Result<T> {
+        let loc = SourceLoc::caller();
+        const API: &str = "LocalTensor::GetValue";
+        with_core(API, loc, |core| {
+            let a = self.check_index(API, i)?;
+            let mut v = T::default();
+            dma::read(
+                core,
+                API,
+                Endpoint::Local(self.hw, a),
+                bytemuck::bytes_of_mut(&mut v),
+            )?;
+            core.issue(
+                Pipe::S,
+                API,
+                loc,
+                &[Access::contiguous(
+                    false,
+                    Space::Local(self.hw),
+                    a,
+                    T::SIZE as u64,
+                )],
+            );
+            Ok(v)
+        })
+    }
+
+    /// Writes element `i` on the scalar pipe (`SetValue`).
+    #[track_caller]
+    pub fn set_value(&self, i: u32, v: T) -> Result<()> {
+        let loc = SourceLoc::caller();
+        const API: &str = "LocalTensor::SetValue";
+        with_core(API, loc, |core| {
+            let a = self.check_index(API, i)?;
+            dma::write(
+                core,
+                API,
+                Endpoint::Local(self.hw, a),
+                bytemuck::bytes_of(&v),
+            )?;
+            core.issue(
+                Pipe::S,
+                API,
+                loc,
+                &[Access::contiguous(
+                    true,
+                    Space::Local(self.hw),
+                    a,
+                    T::SIZE as u64,
+                )],
+            );
+            Ok(())
+        })
+    }
+
+    /// Reads the whole view into a vector (a host-side convenience for tests and debugging; not
+    /// an Ascend C API and not recorded as an instruction).
+    #[track_caller]
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        let loc = SourceLoc::caller();
+        with_core("LocalTensor::to_vec", loc, |core| {
+            let mut out = vec![T::default(); self.get_size() as usize];
+            dma::read(
+                core,
+                "LocalTensor::to_vec",
+                Endpoint::Local(self.hw, self.addr as u64),
+                bytemuck::cast_slice_mut(&mut out),
+            )?;
+            Ok(out)
+        })
+    }
+}
+
+/// Reports an error that has no core context yet (it gets one if a core is current).
+#[track_caller]
+pub(crate) fn fail_outside(e: SimError) -> SimError {
+    let loc = SourceLoc::caller();
+    super::context::try_with_core(|core| core.fail(e.clone(), loc)).unwrap_or_else(|| e.at(loc))
+}
+
+/// A typed view of GM (`GlobalTensor<T>`).
+pub struct GlobalTensor<T> {
+    pub(crate) addr: Option<GmAddr>,
+    pub(crate) size: u64,
+    pub(crate) shape: Option<ShapeInfo>,
+    _t: PhantomData<T>,
+}
+
+impl<T> Clone for GlobalTensor<T> {
+    fn clone(&self) -> Self {
+        GlobalTensor {
+            addr: self.addr.clone(),
+            size: self.size,
+            shape: self.shape,
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<T> Default for GlobalTensor<T> {
+    fn default() -> Self {
+        GlobalTensor {
+            addr: None,
+            size: 0,
+            shape: None,
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for GlobalTensor<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GlobalTensor({:?}, {} elements)", self.addr, self.size)
+    }
+}
+
+impl<T: Element> GlobalTensor<T> {
+    /// An unset tensor; call [`GlobalTensor::set_global_buffer`] before use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Points the tensor at `addr` without a size (`SetGlobalBuffer(ptr)`; `GetSize()` is 0).
+    pub fn set_global_buffer(&mut self, addr: GmAddr) {
+        self.addr = Some(addr);
+        self.size = 0;
+    }
+
+    /// Points the tensor at `addr` holding `size` elements (`SetGlobalBuffer(ptr, size)`).
+    pub fn set_global_buffer_with_size(&mut self, addr: GmAddr, size: u64) {
+        self.addr = Some(addr);
+        self.size = size;
+    }
+
+    /// Element count given to `SetGlobalBuffer` (`GetSize`).
+    pub fn get_size(&self) -> u64 {
+        self.size
+    }
+
+    /// The GM address (`GetPhyAddr`), if set.
+    pub fn get_phy_addr(&self) -> Option<&GmAddr> {
+        self.addr.as_ref()
+    }
+
+    /// A view `offset` elements further (`operator[]`): size and shape are unchanged, as in Ascend C.
+    pub fn at(&self, offset: u64) -> GlobalTensor<T> {
+        GlobalTensor {
+            addr: self
+                .addr
+                .as_ref()
+                .map(|a| a.add_bytes((offset * T::SIZE as u64) as usize)),
+            size: self.size,
+            shape: self.shape,
+            _t: PhantomData,
+        }
+    }
+
+    /// Stores a shape description (`SetShapeInfo`).
+    pub fn set_shape_info(&mut self, info: ShapeInfo) {
+        self.shape = Some(info);
+    }
+
+    /// The stored shape description (`GetShapeInfo`), if any.
+    pub fn get_shape_info(&self) -> Option<ShapeInfo> {
+        self.shape
+    }
+
+    /// The address, or an error naming the API when `SetGlobalBuffer` was never called.
+    pub(crate) fn gm(&self, api: &'static str) -> Result<&GmAddr> {
+        self.addr.as_ref().ok_or_else(|| {
+            SimError::new(
+                Category::Memory,
+                api,
+                "GlobalTensor used before SetGlobalBuffer",
+            )
+        })
+    }
+
+    /// Reads element `i` on the scalar pipe (`GetValue`); checked against the GM allocation.
+    #[track_caller]
+    pub fn get_value(&self, i: u64) -> Result<T> {
+        let loc = SourceLoc::caller();
+        const API: &str = "GlobalTensor::GetValue";
+        with_core(API, loc, |core| {
+            let g = self.gm(API)?;
+            let mut v = T::default();
+            let off = i * T::SIZE as u64;
+            dma::read(
+                core,
+                API,
+                Endpoint::Gm(g, off),
+                bytemuck::bytes_of_mut(&mut v),
+            )?;
+            core.issue(
+                Pipe::S,
+                API,
+                loc,
+                &[Access::contiguous(
+                    false,
+                    Space::Gm(g.region_id()),
+                    g.offset() as u64 + off,
+                    T::SIZE as u64,
+                )],
+            );
+            Ok(v)
+        })
+    }
+
+    /// Writes element `i` on the scalar pipe (`SetValue`); checked against the GM allocation.
+    #[track_caller]
+    pub fn set_value(&self, i: u64, v: T) -> Result<()> {
+        let loc = SourceLoc::caller();
+        const API: &str = "GlobalTensor::SetValue";
+        with_core(API, loc, |core| {
+            let g = self.gm(API)?;
+            let off = i * T::SIZE as u64;
+            dma::write(core, API, Endpoint::Gm(g, off), bytemuck::bytes_of(&v))?;
+            core.issue(
+                Pipe::S,
+                API,
+                loc,
+                &[Access::contiguous(
+                    true,
+                    Space::Gm(g.region_id()),
+                    g.offset() as u64 + off,
+                    T::SIZE as u64,
+                )],
+            );
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,971 @@
+//! `TPipe`, `TQue` / `TQueBind` and `TBuf`: buffer allocation and the queue state machine.
+
+use super::context::{try_with_core, with_core};
+use super::tensor::{LocalTensor, Owner};
+use crate::core::trace::HardEvent;
+use crate::core::Core;
+use crate::dtype::Element;
+use crate::error::{Category, Result, SimError, SourceLoc};
+use crate::position::{Hardware, QuePos, TPosition};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static NEXT_QUEUE: AtomicU32 = AtomicU32::new(1);
+
+/// Most buffers one TPipe manages.
+pub const QBUF_MAX_LEN: u32 = 64;
+
+/// The pipe: one bump allocator per physical buffer and the buffer-handle budget (`TPipe`).
+/// Create exactly one per kernel.
+pub struct TPipe {
+    cursors: [u32; 7],
+    tscm_ptr: Option<u32>,
+    handles: u32,
+    registered: bool,
+    error: Option<SimError>,
+}
+
+impl Default for TPipe {
+    #[track_caller]
+    fn default() -> Self {
+        TPipe::new()
+    }
+}
+
+impl TPipe {
+    /// Constructs the pipe and registers it with the current core. A second live pipe is an error,
+    /// reported by this pipe's first `init_buffer` and by the launch.
+    #[track_caller]
+    pub fn new() -> TPipe {
+        let loc = SourceLoc::caller();
+        let mut error = None;
+        let registered = try_with_core(|core| match core.register_pipe() {
+            Ok(()) => true,
+            Err(e) => {
+                error = Some(core.fail(e, loc));
+                false
+            }
+        })
+        .unwrap_or(false);
+        TPipe {
+            cursors: [0; 7],
+            tscm_ptr: None,
+            handles: 0,
+            registered,
+            error,
+        }
+    }
+
+    fn check_alive(&self) -> Result<()> {
+        match &self.error {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Attaches `num` buffers of `len` bytes each to a queue (`InitBuffer(que, num, len)`).
+    /// `len` is rounded up to 32 bytes; buffers are carved from the queue's physical buffer in
+    /// call order (TSCM queues top-down from the end of L1).
+    #[track_caller]
+    pub fn init_buffer<Q: Queue>(&mut self, que: &mut Q, num: u32, len: u32) -> Result<()> {
+        let loc = SourceLoc::caller();
+        const API: &str = "TPipe::InitBuffer";
+        self.check_alive()?;
+        with_core(API, loc, |core| {
+            let q = que.state_mut();
+            if q.initialised {
+                return Err(SimError::new(
+                    Category::QueueState,
+                    API,
+                    "this queue already has buffers: InitBuffer may be called once per queue (call TPipe::Reset first)",
+                ));
+            }
+            if !(1..=QBUF_MAX_LEN).contains(&num) {
+                return Err(SimError::range(API, "num", num, "[1, 64]"));
+            }
+            let hw = q.resolve(core, API)?;
+            let pool = core.profile.size_of(hw);
+            if len == 0 || len > pool {
+                return Err(SimError::range(
+                    API,
+                    "len",
+                    len,
+                    format!("(0, {pool}] bytes (the {hw} of {})", core.profile.soc),
+                ));
+            }
+            let rlen = len.div_ceil(32) * 32;
+            let total = num as u64 * rlen as u64;
+            if total > pool as u64 {
+                return Err(SimError::new(
+                    Category::Size,
+                    API,
+                    format!("buffer size exceeds the limit: {num} × {rlen} bytes = {total} > {pool} bytes of {hw}"),
+                ));
+            }
+            self.take_handles(API, num)?;
+            let base = if q.dst == TPosition::TSCM {
+                self.alloc_tscm(core, API, total as u32)?
+            } else {
+                self.alloc(core, API, hw, total as u32)?
+            };
+            q.attach(core, hw, (0..num).map(|i| (base + i * rlen, rlen)), API)?;
+            Ok(())
+        })
+    }
+
+    /// Attaches buffers at user-chosen addresses (`InitBuffer(que, tuple<addr, len>...)`): no
+    /// rounding, no cursor move. Each pair is (byte address, byte length).
+    #[track_caller]
+    pub fn init_buffer_at<Q: Queue>(&mut self, que: &mut Q, buffers: &[(u32, u32)]) -> Result<()> {
+        let loc = SourceLoc::caller();
+        const API: &str = "TPipe::InitBuffer";
+        self.check_alive()?;
+        with_core(API, loc, |core| {
+            let q = que.state_mut();
+            if q.dst == TPosition::TSCM {
+                return Err(SimError::new(
+                    Category::Position,
+                    API,
+                    "user-placed buffers are not allowed for TSCM queues",
+                ));
+            }
+            if buffers.is_empty() || buffers.len() > QBUF_MAX_LEN as usize {
+                return Err(SimError::range(
+                    API,
+                    "number of buffers",
+                    buffers.len(),
+                    "[1, 64]",
+                ));
+            }
+            let hw = q.resolve(core, API)?;
+            let pool = core.profile.size_of(hw);
+            for &(addr, len) in buffers {
+                if addr as u64 + len as u64 > pool as u64 {
+                    return Err(SimError::new(
+                        Category::Size,
+                        API,
+                        format!(
+                            "buffer at byte {addr} of {len} bytes exceeds the limit {pool} of {hw}"
+                        ),
+                    ));
+                }
+            }
+            self.take_handles(API, buffers.len() as u32)?;
+            q.attach(core, hw, buffers.iter().copied(), API)
+        })
+    }
+
+    /// Gives a TBuf its memory (`InitBuffer(tbuf, len)`): `len` rounded up to 32 bytes.
+    #[track_caller]
+    pub fn init_tbuf<P: QuePos>(&mut self, buf: &mut TBuf<P>, len: u32) -> Result<()> {
+        let loc = SourceLoc::caller();
+        const API: &str = "TPipe::InitBuffer";
+        self.check_alive()?;
+        with_core(API, loc, |core| {
+            if buf.len != 0 {
+                return Err(SimError::new(
+                    Category::QueueState,
+                    API,
+                    "this TBuf already has memory: InitBuffer may be called once per TBuf",
+                ));
+            }
+            let hw = core
+                .profile
+                .hardware_of(P::POS)
+                .filter(|h| *h != Hardware::GM)
+                .ok_or_else(|| {
+                    SimError::new(
+                        Category::Position,
+                        API,
+                        format!(
+                            "buffer position cannot be GM: TBuf<{}> has no on-chip memory on {}",
+                            P::POS,
+                            core.profile.soc
+                        ),
+                    )
+                })?;
+            let pool = core.profile.size_of(hw);
+            if len == 0 || len > pool {
+                return Err(SimError::range(
+                    API,
+                    "len",
+                    len,
+                    format!("(0, {pool}] bytes (the {hw})"),
+                ));
+            }
+            let rlen = len.div_ceil(32) * 32;
+            self.take_handles(API, 1)?;
+            let addr = self.alloc(core, API, hw, rlen)?;
+            buf.hw = hw;
+            buf.addr = addr;
+            buf.len = rlen;
+            Ok(())
+        })
+    }
+
+    fn take_handles(&mut self, api: &'static str, n: u32) -> Result<()> {
+        if self.handles + n > QBUF_MAX_LEN {
+            return Err(SimError::new(
+                Category::Resource,
+                api,
+                format!(
+                    "total buffer number managed by TPipe should be in (0, 64]: {} in use, {n} more requested",
+                    self.handles
+                ),
+            ));
+        }
+        self.handles += n;
+        Ok(())
+    }
+
+    fn alloc(&mut self, core: &Core, api: &'static str, hw: Hardware, bytes: u32) -> Result<u32> {
+        let i = hw.local_index().expect("local buffer");
+        let pool = core.profile.size_of(hw);
+        let start = self.cursors[i];
+        let end = start as u64 + bytes as u64;
+        if end > pool as u64 {
+            return Err(SimError::new(
+                Category::Size,
+                api,
+                format!("{hw} pool cursor {end} exceeds the limit {pool} ({bytes} bytes requested at byte {start})"),
+            ));
+        }
+        if hw == Hardware::L1 {
+            let tscm = self.tscm_ptr.unwrap_or(pool);
+            if end > tscm as u64 {
+                return Err(SimError::new(
+                    Category::Size,
+                    api,
+                    format!("L1 buffers would end at byte {end}, overlapping the TSCM area that starts at byte {tscm}"),
+                ));
+            }
+        }
+        self.cursors[i] = end as u32;
+        Ok(start)
+    }
+
+    fn alloc_tscm(&mut self, core: &Core, api: &'static str, bytes: u32) -> Result<u32> {
+        let top = self.tscm_ptr.unwrap_or(core.profile.size_of(Hardware::L1));
+        let l1_cursor = self.cursors[Hardware::L1.local_index().unwrap()];
+        let start = top.checked_sub(bytes).filter(|s| *s >= l1_cursor).ok_or_else(|| {
+            SimError::new(
+                Category::Size,
+                api,
+                format!("TSCM buffers of {bytes} bytes below byte {top} would overlap the L1 buffers that end at byte {l1_cursor}"),
+            )
+        })?;
+        self.tscm_ptr = Some(start);
+        Ok(start)
+    }
+
+    /// Returns every allocator to its initial state (`Reset`); queues initialised before must be
+    /// initialised again.
+    #[track_caller]
+    pub fn reset(&mut self) {
+        self.cursors = [0; 7];
+        self.tscm_ptr = None;
+        self.handles = 0;
+        try_with_core(|core| core.reset_events());
+    }
+
+    /// Releases the pipe so that another may be constructed (`Destroy`).
+    pub fn destroy(&mut self) {
+        if self.registered {
+            try_with_core(|core| core.unregister_pipe());
+            self.registered = false;
+        }
+    }
+
+    /// Takes the lowest free event ID of a kind (`AllocEventID`).
+    #[track_caller]
+    pub fn alloc_event_id(&mut self, event: HardEvent) -> Result<u32> {
+        let loc = SourceLoc::caller();
+        with_core("TPipe::AllocEventID", loc, |core| {
+            core.alloc_event_id(event, "TPipe::AllocEventID")
+        })
+    }
+
+    /// Gives an event ID back (`ReleaseEventID`).
+    #[track_caller]
+    pub fn release_event_id(&mut self, event: HardEvent, id: u32) -> Result<()> {
+        let loc = SourceLoc::caller();
+        with_core("TPipe::ReleaseEventID", loc, |core| {
+            core.release_event_id(event, id, "TPipe::ReleaseEventID")
+        })
+    }
+
+    /// The lowest free event ID of a kind, without taking it (`FetchEventID`).
+    #[track_caller]
+    pub fn fetch_event_id(&self, event: HardEvent) -> Result<u32> {
+        let loc = SourceLoc::caller();
+        with_core("TPipe::FetchEventID", loc, |core| {
+            let id = core.fetch_event_id(event);
+            if id >= core.profile.max_event_ids {
+                return Err(SimError::new(
+                    Category::Resource,
+                    "TPipe::FetchEventID",
+                    format!(
+                        "no event ID of {event:?} left (at most {})",
+                        core.profile.max_event_ids
+                    ),
+                ));
+            }
+            Ok(id)
+        })
+    }
+}
+
+impl Drop for TPipe {
+    fn drop(&mut self) {
+        self.destroy();
+    }
+}
+
+/// Buffer states of the queue state machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufState {
+    /// Not in use.
+    Free,
+    /// Allocated, not yet enqueued.
+    Occupied,
+    /// Enqueued.
+    Enque,
+    /// Dequeued.
+    Deque,
+}
+
+#[derive(Debug, Clone)]
+struct BufHandle {
+    addr: u32,
+    len: u32,
+    state: BufState,
+    enq_id: Option<u32>,
+    free_id: Option<u32>,
+}
+
+/// The state shared by `TQue` and `TQueBind`.
+#[derive(Debug)]
+pub struct QueueState {
+    id: u32,
+    src: TPosition,
+    dst: TPosition,
+    depth: u8,
+    initialised: bool,
+    hw: Hardware,
+    pos: TPosition,
+    bufs: Vec<BufHandle>,
+    cursor: usize,
+    used_count: u32,
+    buf_used: u32,
+    slots: Vec<Option<u16>>,
+    head: usize,
+    tail: usize,
+    enq_event: Option<HardEvent>,
+    free_event: Option<HardEvent>,
+}
+
+/// The events a queue between two physical buffers uses: (enqueue, free).
+fn queue_events(src: Hardware, dst: Hardware) -> Option<(HardEvent, HardEvent)> {
+    use HardEvent::*;
+    use Hardware::*;
+    Some(match (src, dst) {
+        (GM, UB) => (MTE2_V, V_MTE2),
+        (UB, GM) => (V_MTE3, MTE3_V),
+        (UB, UB) => (MTE2_MTE3, MTE3_MTE2),
+        (GM, L1) => (MTE2_MTE1, MTE1_MTE2),
+        (GM, L0A) | (GM, L0B) => (MTE2_M, M_MTE2),
+        (UB, L1) => (MTE3_MTE1, MTE1_MTE3),
+        (L1, UB) => (MTE1_V, V_MTE1),
+        (L1, L0A) | (L1, L0B) | (L1, BIAS) => (MTE1_M, M_MTE1),
+        (L1, FIXBUF) => (MTE1_FIX, FIX_MTE1),
+        (L0C, UB) => (M_V, V_M),
+        (L0C, GM) => (M_FIX, FIX_M),
+        (UB, L0C) => (V_V, V_V),
+        _ => return None,
+    })
+}
+
+impl QueueState {
+    fn new(src: TPosition, dst: TPosition, depth: u8) -> QueueState {
+        QueueState {
+            id: NEXT_QUEUE.fetch_add(1, Ordering::Relaxed),
+            src,
+            dst,
+            depth,
+            initialised: false,
+            hw: Hardware::UB,
+            pos: if matches!(dst, TPosition::GM | TPosition::CO2) {
+                src
+            } else {
+                dst
+            },
+            bufs: Vec::new(),
+            cursor: 0,
+            used_count: 0,
+            buf_used: 0,
+            slots: vec![None; depth.max(1) as usize],
+            head: 0,
+            tail: 0,
+            enq_event: None,
+            free_event: None,
+        }
+    }
+
+    /// Finds the physical buffer of the queue's storage side on this product.
+    fn resolve(&mut self, core: &Core, api: &'static str) -> Result<Hardware> {
+        let p = core.profile;
+        if self.src == self.dst {
+            return Err(SimError::new(
+                Category::Position,
+                api,
+                format!(
+                    "{} is not a valid queue position: use a TBuf for scratch memory",
+                    self.src
+                ),
+            ));
+        }
+        let side = self.pos;
+        let hw = p.hardware_of(side).ok_or_else(|| {
+            SimError::new(
+                Category::Unsupported,
+                api,
+                format!("position {side} does not exist on {}", p.soc),
+            )
+        })?;
+        if hw == Hardware::GM {
+            return Err(SimError::new(
+                Category::Position,
+                api,
+                format!(
+                    "buffer position cannot be GM: a queue on {side} has its storage in GM on {}",
+                    p.soc
+                ),
+            ));
+        }
+        let src_hw = p.hardware_of(self.src).unwrap_or(Hardware::GM);
+        let dst_hw = p.hardware_of(self.dst).unwrap_or(Hardware::GM);
+        if let Some((e, f)) = queue_events(src_hw, dst_hw) {
+            self.enq_event = Some(e);
+            self.free_event = Some(f);
+        }
+        Ok(hw)
+    }
+
+    fn attach(
+        &mut self,
+        core: &mut Core,
+        hw: Hardware,
+        bufs: impl Iterator<Item = (u32, u32)>,
+        api: &'static str,
+    ) -> Result<()> {
+        self.hw = hw;
+        self.bufs = bufs
+            .map(|(addr, len)| BufHandle {
+                addr,
+                len,
+                state: BufState::Free,
+                enq_id: None,
+                free_id: None,
+            })
+            .collect();
+        if self.depth == 0 {
+            if let (Some(e), Some(f)) = (self.enq_event, self.free_event) {
+                for b in &mut self.bufs {
+                    b.enq_id = Some(core.alloc_event_id(e, api)?);
+                    b.free_id = Some(core.alloc_event_id(f, api)?);
+                }
+            }
+        }
+        self.initialised = true;
+        Ok(())
+    }
+
+    fn owned(&self, api: &'static str, owner: Option<Owner>) -> Result<usize> {
+        match owner {
+            Some(o) if o.queue == self.id && (o.buf as usize) < self.bufs.len() => Ok(o.buf as usize),
+            _ => Err(SimError::new(
+                Category::QueueState,
+                api,
+                "the tensor's buffer does not belong to this queue (its address is outside the queue's buffers)",
+            )),
+        }
+    }
+
+    fn alloc_tensor<T: Element>(
+        &mut self,
+        core: &mut Core,
+        loc: SourceLoc,
+    ) -> Result<LocalTensor<T>> {
+        const API: &str = "TQue::AllocTensor";
+        if !self.initialised || self.bufs.is_empty() {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                "bufNum must be > 0: call TPipe::InitBuffer on this queue first",
+            ));
+        }
+        let n = self.bufs.len();
+        let mut misses = 0;
+        let idx = loop {
+            let i = self.cursor;
+            self.cursor = (self.cursor + 1) % n;
+            if self.bufs[i].state == BufState::Free {
+                break i;
+            }
+            misses += 1;
+            if misses > n {
+                return Err(SimError::new(
+                    Category::Resource,
+                    API,
+                    format!(
+                        "no free buffer: searched {} times over the queue's {n} buffers (hardware would wait forever); \
+                         FreeTensor a buffer before allocating another",
+                        misses
+                    ),
+                ));
+            }
+        };
+        let b = &mut self.bufs[idx];
+        b.state = BufState::Occupied;
+        if self.depth != 0 {
+            if let (Some(id), Some(f)) = (b.free_id.take(), self.free_event) {
+                core.wait_flag(f, id, API, loc);
+                core.release_event_id(f, id, API)?;
+            }
+        } else if let (Some(id), Some(f)) = (b.free_id, self.free_event) {
+            core.wait_flag(f, id, API, loc);
+        }
+        self.buf_used += 1;
+        Ok(LocalTensor::raw(
+            self.pos,
+            self.hw,
+            b.addr,
+            b.len,
+            Some(Owner {
+                queue: self.id,
+                buf: idx as u16,
+            }),
+        ))
+    }
+
+    fn enque<T: Element>(
+        &mut self,
+        core: &mut Core,
+        t: &LocalTensor<T>,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        const API: &str = "TQue::EnQue";
+        let idx = self.owned(API, t.owner)?;
+        if self.depth != 0 && self.used_count >= self.depth as u32 {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                format!(
+                    "usedCount is {}, which reaches the depth limit {}: DeQue before enqueuing another tensor",
+                    self.used_count, self.depth
+                ),
+            ));
+        }
+        let state = self.bufs[idx].state;
+        if !matches!(state, BufState::Occupied | BufState::Deque) {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                format!(
+                    "buffer state is {state:?}; it must be Occupied (after AllocTensor) or Deque"
+                ),
+            ));
+        }
+        self.bufs[idx].state = BufState::Enque;
+        if let Some(e) = self.enq_event {
+            let id = if self.depth == 0 {
+                self.bufs[idx].enq_id.unwrap_or(0)
+            } else {
+                let id = core.alloc_event_id(e, API)?;
+                self.bufs[idx].enq_id = Some(id);
+                id
+            };
+            core.set_flag(e, id, API, loc);
+        }
+        if self.depth != 0 {
+            self.slots[self.tail] = Some(idx as u16);
+            self.tail = (self.tail + 1) % self.slots.len();
+            self.used_count += 1;
+        }
+        Ok(())
+    }
+
+    fn deque<T: Element>(&mut self, core: &mut Core, loc: SourceLoc) -> Result<LocalTensor<T>> {
+        const API: &str = "TQue::DeQue";
+        if self.depth == 0 {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                "a depth-0 queue has no FIFO: DeQue<T>() is not available",
+            ));
+        }
+        let idx = self.slots[self.head].ok_or_else(|| {
+            SimError::new(
+                Category::QueueState,
+                API,
+                "buffer cannot be null: nothing was ever enqueued",
+            )
+        })? as usize;
+        let state = self.bufs[idx].state;
+        if state != BufState::Enque {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                format!(
+                    "buffer state is {state:?}; it can only be Enque: EnQue a tensor before DeQue"
+                ),
+            ));
+        }
+        if self.used_count == 0 {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                "usedCount must be > 0",
+            ));
+        }
+        self.used_count -= 1;
+        self.bufs[idx].state = BufState::Deque;
+        if let (Some(e), Some(id)) = (self.enq_event, self.bufs[idx].enq_id.take()) {
+            core.wait_flag(e, id, API, loc);
+            core.release_event_id(e, id, API)?;
+        }
+        self.head = (self.head + 1) % self.slots.len();
+        let b = &self.bufs[idx];
+        Ok(LocalTensor::raw(
+            self.pos,
+            self.hw,
+            b.addr,
+            b.len,
+            Some(Owner {
+                queue: self.id,
+                buf: idx as u16,
+            }),
+        ))
+    }
+
+    fn free_tensor<T: Element>(
+        &mut self,
+        core: &mut Core,
+        t: &LocalTensor<T>,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        const API: &str = "TQue::FreeTensor";
+        let idx = self.owned(API, t.owner)?;
+        if self.bufs[idx].state == BufState::Free {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                "buffer state can not be Free: this tensor was already freed (double FreeTensor)",
+            ));
+        }
+        if let Some(f) = self.free_event {
+            let id = if self.depth == 0 {
+                self.bufs[idx].free_id.unwrap_or(0)
+            } else {
+                let id = core.alloc_event_id(f, API)?;
+                self.bufs[idx].free_id = Some(id);
+                id
+            };
+            core.set_flag(f, id, API, loc);
+        }
+        self.bufs[idx].state = BufState::Free;
+        self.buf_used -= 1;
+        Ok(())
+    }
+
+    fn free_all_event(&mut self, core: &mut Core, loc: SourceLoc) -> Result<()> {
+        const API: &str = "TQue::FreeAllEvent";
+        if self.depth == 0 {
+            return Err(SimError::new(
+                Category::QueueState,
+                API,
+                "not allowed for depth-0 queues",
+            ));
+        }
+        for b in &mut self.bufs {
+            if b.enq_id.is_some() {
+                return Err(SimError::new(
+                    Category::QueueState,
+                    API,
+                    "a buffer still holds an enqueue event ID: DeQue it first",
+                ));
+            }
+            if let (Some(id), Some(f)) = (b.free_id.take(), self.free_event) {
+                core.wait_flag(f, id, API, loc);
+                core.release_event_id(f, id, API)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The state of buffer `i` (for tests and diagnostics).
+    pub fn buffer_state(&self, i: usize) -> Option<BufState> {
+        self.bufs.get(i).map(|b| b.state)
+    }
+}
+
+/// Something `TPipe::init_buffer` can attach buffers to.
+pub trait Queue {
+    /// The queue's state.
+    fn state_mut(&mut self) -> &mut QueueState;
+}
+
+macro_rules! queue_methods {
+    () => {
+        /// Takes a free buffer (`AllocTensor`); round-robin over the queue's buffers.
+        #[track_caller]
+        pub fn alloc_tensor<T: Element>(&mut self) -> Result<LocalTensor<T>> {
+            let loc = SourceLoc::caller();
+            with_core("TQue::AllocTensor", loc, |core| {
+                self.q.alloc_tensor(core, loc)
+            })
+        }
+
+        /// Hands a filled tensor to the consumer side (`EnQue`).
+        #[track_caller]
+        pub fn enque<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
+            let loc = SourceLoc::caller();
+            with_core("TQue::EnQue", loc, |core| self.q.enque(core, t, loc))
+        }
+
+        /// Takes the oldest enqueued tensor (`DeQue`).
+        #[track_caller]
+        pub fn deque<T: Element>(&mut self) -> Result<LocalTensor<T>> {
+            let loc = SourceLoc::caller();
+            with_core("TQue::DeQue", loc, |core| self.q.deque(core, loc))
+        }
+
+        /// Returns a tensor's buffer to the queue (`FreeTensor`).
+        #[track_caller]
+        pub fn free_tensor<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
+            let loc = SourceLoc::caller();
+            with_core("TQue::FreeTensor", loc, |core| {
+                self.q.free_tensor(core, t, loc)
+            })
+        }
+
+        /// Waits and releases every free-event ID the queue holds (`FreeAllEvent`).
+        #[track_caller]
+        pub fn free_all_event(&mut self) -> Result<()> {
+            let loc = SourceLoc::caller();
+            with_core("TQue::FreeAllEvent", loc, |core| {
+                self.q.free_all_event(core, loc)
+            })
+        }
+
+        /// True while fewer than `depth` tensors are enqueued (`VacantInQue`).
+        pub fn vacant_in_que(&self) -> bool {
+            self.q.used_count < self.q.depth as u32
+        }
+
+        /// True when a tensor is enqueued (`HasTensorInQue`).
+        pub fn has_tensor_in_que(&self) -> bool {
+            self.q.used_count > 0
+        }
+
+        /// Number of enqueued tensors (`GetTensorCountInQue`).
+        pub fn get_tensor_count_in_que(&self) -> u32 {
+            self.q.used_count
+        }
+
+        /// True when a buffer is free (`HasIdleBuffer`).
+        pub fn has_idle_buffer(&self) -> bool {
+            self.q.buf_used < self.q.bufs.len() as u32
+        }
+
+        /// The queue's state (buffer states, for tests and diagnostics).
+        pub fn state(&self) -> &QueueState {
+            &self.q
+        }
+    };
+}
+
+/// A queue between two positions (`TQueBind<src, dst, depth>`).
+pub struct TQueBind<S: QuePos, D: QuePos, const DEPTH: u8> {
+    q: QueueState,
+    _p: PhantomData<(S, D)>,
+}
+
+impl<S: QuePos, D: QuePos, const DEPTH: u8> Default for TQueBind<S, D, DEPTH> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S: QuePos, D: QuePos, const DEPTH: u8> TQueBind<S, D, DEPTH> {
+    /// A queue with no buffers yet.
+    pub fn new() -> Self {
+        TQueBind {
+            q: QueueState::new(S::POS, D::POS, DEPTH),
+            _p: PhantomData,
+        }
+    }
+    queue_methods!();
+}
+
+impl<S: QuePos, D: QuePos, const DEPTH: u8> Queue for TQueBind<S, D, DEPTH> {
+    fn state_mut(&mut self) -> &mut QueueState {
+        &mut self.q
+    }
+}
+
+/// A queue on one position (`TQue<pos, depth>`): VECIN is GM→VECIN, VECOUT is VECOUT→GM, A1 is
+/// GM→A1, A2 is A1→A2, CO1 is CO1→CO2, and so on.
+pub struct TQue<P: QuePos, const DEPTH: u8> {
+    q: QueueState,
+    _p: PhantomData<P>,
+}
+
+impl<P: QuePos, const DEPTH: u8> Default for TQue<P, DEPTH> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The (source, destination) positions a `TQue<pos>` stands for.
+pub fn que_positions(pos: TPosition) -> (TPosition, TPosition) {
+    use TPosition::*;
+    match pos {
+        VECIN | A1 | B1 | C1 => (GM, pos),
+        VECOUT | CO2 => (pos, GM),
+        A2 => (A1, A2),
+        B2 => (B1, B2),
+        C2 => (C1, C2),
+        CO1 => (CO1, CO2),
+        C2PIPE2GM => (B1, C2PIPE2GM),
+        TSCM => (VECOUT, TSCM),
+        other => (other, other),
+    }
+}
+
+impl<P: QuePos, const DEPTH: u8> TQue<P, DEPTH> {
+    /// A queue with no buffers yet.
+    pub fn new() -> Self {
+        let (s, d) = que_positions(P::POS);
+        TQue {
+            q: QueueState::new(s, d, DEPTH),
+            _p: PhantomData,
+        }
+    }
+    queue_methods!();
+}
+
+impl<P: QuePos, const DEPTH: u8> Queue for TQue<P, DEPTH> {
+    fn state_mut(&mut self) -> &mut QueueState {
+        &mut self.q
+    }
+}
+
+/// Scratch memory without queue semantics (`TBuf<pos>`).
+pub struct TBuf<P: QuePos> {
+    hw: Hardware,
+    addr: u32,
+    len: u32,
+    _p: PhantomData<P>,
+}
+
+impl<P: QuePos> Default for TBuf<P> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<P: QuePos> TBuf<P> {
+    /// A TBuf with no memory yet.
+    pub fn new() -> Self {
+        TBuf {
+            hw: Hardware::UB,
+            addr: 0,
+            len: 0,
+            _p: PhantomData,
+        }
+    }
+
+    fn check_init(&self, api: &'static str) -> Result<()> {
+        if self.len == 0 {
+            Err(SimError::new(
+                Category::QueueState,
+                api,
+                "this TBuf has no memory: call TPipe::InitBuffer on it first",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The whole buffer as a tensor (`Get<T>()`).
+    #[track_caller]
+    pub fn get<T: Element>(&self) -> Result<LocalTensor<T>> {
+        let loc = SourceLoc::caller();
+        with_core("TBuf::Get", loc, |_| {
+            self.check_init("TBuf::Get")?;
+            Ok(self.tensor(self.addr, self.len))
+        })
+    }
+
+    /// The first `count` elements of the buffer (`Get<T>(count)`); `count·sizeof(T)` must be a
+    /// positive multiple of 32 bytes within the buffer.
+    #[track_caller]
+    pub fn get_count<T: Element>(&self, count: u32) -> Result<LocalTensor<T>> {
+        let loc = SourceLoc::caller();
+        const API: &str = "TBuf::Get";
+        with_core(API, loc, |_| {
+            self.check_init(API)?;
+            let bytes = count as u64 * T::SIZE as u64;
+            if count == 0 || bytes % 32 != 0 {
+                return Err(SimError::new(
+                    Category::Range,
+                    API,
+                    format!("parameter `len` = {count} elements ({bytes} bytes) must be > 0 and a multiple of 32 bytes"),
+                ));
+            }
+            if bytes > self.len as u64 {
+                return Err(SimError::new(
+                    Category::Size,
+                    API,
+                    format!("parameter `len` = {count} elements ({bytes} bytes) exceeds the buffer's {} bytes", self.len),
+                ));
+            }
+            Ok(self.tensor(self.addr, bytes as u32))
+        })
+    }
+
+    /// `count` elements starting `offset` bytes into the buffer (`GetWithOffset<T>(count, offset)`);
+    /// `offset` must be 32-byte aligned and the view must fit.
+    #[track_caller]
+    pub fn get_with_offset<T: Element>(&self, count: u32, offset: u32) -> Result<LocalTensor<T>> {
+        let loc = SourceLoc::caller();
+        const API: &str = "TBuf::GetWithOffset";
+        with_core(API, loc, |_| {
+            self.check_init(API)?;
+            if offset % 32 != 0 {
+                return Err(SimError::new(
+                    Category::Align,
+                    API,
+                    format!("parameter `bufOffset` = {offset} bytes must be 32-byte aligned"),
+                ));
+            }
+            let bytes = count as u64 * T::SIZE as u64;
+            if bytes + offset as u64 > self.len as u64 {
+                return Err(SimError::new(
+                    Category::Size,
+                    API,
+                    format!(
+                        "{count} elements ({bytes} bytes) at offset {offset} exceed the buffer's {} bytes",
+                        self.len
+                    ),
+                ));
+            }
+            Ok(self.tensor(self.addr + offset, bytes as u32))
+        })
+    }
+
+    fn tensor<T: Element>(&self, addr: u32, len: u32) -> LocalTensor<T> {
+        LocalTensor::raw(P::POS, self.hw, addr, len, None)
+    }
+}

@@ -1,0 +1,276 @@
+//! The DMA engine: block-strided byte copies between GM and the on-chip memories.
+
+use super::trace::{Access, Space};
+use super::Core;
+use crate::error::{Category, Result, SimError};
+use crate::gm::GmAddr;
+use crate::position::Hardware;
+
+/// One side of a copy.
+#[derive(Clone, Copy)]
+pub enum Endpoint<'a> {
+    /// GM: an address and a byte offset from it.
+    Gm(&'a GmAddr, u64),
+    /// An on-chip memory and a byte address in it.
+    Local(Hardware, u64),
+}
+
+impl Endpoint<'_> {
+    fn space(&self) -> Space {
+        match self {
+            Endpoint::Gm(a, _) => Space::Gm(a.region_id()),
+            Endpoint::Local(h, _) => Space::Local(*h),
+        }
+    }
+
+    fn base(&self) -> u64 {
+        match self {
+            Endpoint::Gm(a, off) => a.offset() as u64 + off,
+            Endpoint::Local(_, addr) => *addr,
+        }
+    }
+
+    /// Checks that `[base + start, base + start + len)` exists.
+    fn check(&self, core: &Core, api: &'static str, start: u64, len: u64) -> Result<()> {
+        match self {
+            Endpoint::Gm(a, off) => a.check(api, (off + start) as usize, len as usize),
+            Endpoint::Local(h, addr) => {
+                let size = core.mem.size(*h) as u64;
+                let begin = addr + start;
+                if begin + len > size {
+                    Err(SimError::new(
+                        Category::Memory,
+                        api,
+                        format!(
+                            "{h} access of {len} bytes at byte {begin} runs past the end of the {size}-byte {h}"
+                        ),
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+/// A block-strided copy: `count` runs of `len` bytes; run `i` reads at `i·src_stride` and writes
+/// at `i·dst_stride` bytes past the respective base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Blocks {
+    /// Number of runs.
+    pub count: u32,
+    /// Bytes per run.
+    pub len: u64,
+    /// Bytes between source run starts.
+    pub src_stride: u64,
+    /// Bytes between destination run starts.
+    pub dst_stride: u64,
+}
+
+impl Blocks {
+    /// One contiguous run.
+    pub fn contiguous(len: u64) -> Blocks {
+        Blocks {
+            count: 1,
+            len,
+            src_stride: len,
+            dst_stride: len,
+        }
+    }
+
+    fn extent(&self, stride: u64) -> u64 {
+        if self.count == 0 || self.len == 0 {
+            0
+        } else {
+            (self.count as u64 - 1) * stride + self.len
+        }
+    }
+
+    /// The (read, write) access patterns of the copy.
+    pub fn accesses(&self, dst: Endpoint, src: Endpoint) -> [Access; 2] {
+        let mk = |write, e: Endpoint, stride| Access {
+            write,
+            space: e.space(),
+            base: e.base(),
+            len: self.len as u32,
+            blocks: self.count,
+            block_stride: stride,
+            repeats: 1,
+            repeat_stride: 0,
+        };
+        [
+            mk(false, src, self.src_stride),
+            mk(true, dst, self.dst_stride),
+        ]
+    }
+}
+
+/// Executes a block copy after checking that every byte it touches exists. Nothing is written
+/// when a check fails. Returns the (read, write) accesses for the instruction record.
+pub fn copy(
+    core: &mut Core,
+    api: &'static str,
+    dst: Endpoint,
+    src: Endpoint,
+    b: Blocks,
+) -> Result<[Access; 2]> {
+    src.check(core, api, 0, b.extent(b.src_stride))?;
+    dst.check(core, api, 0, b.extent(b.dst_stride))?;
+    let acc = b.accesses(dst, src);
+    if b.count == 0 || b.len == 0 {
+        return Ok(acc);
+    }
+    let contiguous = b.count == 1 || (b.src_stride == b.len && b.dst_stride == b.len);
+    let runs = if contiguous {
+        [(b.len * b.count as u64, 1u32)]
+    } else {
+        [(b.len, b.count)]
+    };
+    let (len, count) = runs[0];
+    let len = len as usize;
+    match (dst, src) {
+        (Endpoint::Local(dh, da), Endpoint::Gm(g, go)) => {
+            let mem = core.mem.bytes_mut(dh);
+            for i in 0..count as u64 {
+                let s = g.ptr((go + i * b.src_stride) as usize);
+                let d = (da + i * b.dst_stride) as usize;
+                // SAFETY: both extents were checked above; GM and local memory never overlap.
+                unsafe { std::ptr::copy_nonoverlapping(s, mem[d..d + len].as_mut_ptr(), len) };
+            }
+        }
+        (Endpoint::Gm(g, go), Endpoint::Local(sh, sa)) => {
+            let mem = core.mem.bytes(sh);
+            for i in 0..count as u64 {
+                let s = (sa + i * b.src_stride) as usize;
+                let d = g.ptr((go + i * b.dst_stride) as usize);
+                // SAFETY: both extents were checked above; GM and local memory never overlap.
+                unsafe { std::ptr::copy_nonoverlapping(mem[s..s + len].as_ptr(), d, len) };
+            }
+        }
+        (Endpoint::Local(dh, da), Endpoint::Local(sh, sa)) if dh == sh => {
+            let mem = core.mem.bytes_mut(dh);
+            for i in 0..count as u64 {
+                let s = (sa + i * b.src_stride) as usize;
+                let d = (da + i * b.dst_stride) as usize;
+                mem.copy_within(s..s + len, d);
+            }
+        }
+        (Endpoint::Local(dh, da), Endpoint::Local(sh, sa)) => {
+            let (dm, sm) = core.mem.pair_mut(dh, sh);
+            for i in 0..count as u64 {
+                let s = (sa + i * b.src_stride) as usize;
+                let d = (da + i * b.dst_stride) as usize;
+                dm[d..d + len].copy_from_slice(&sm[s..s + len]);
+            }
+        }
+        (Endpoint::Gm(dg, dof), Endpoint::Gm(sg, sof)) => {
+            for i in 0..count as u64 {
+                let s = sg.ptr((sof + i * b.src_stride) as usize);
+                let d = dg.ptr((dof + i * b.dst_stride) as usize);
+                // SAFETY: both extents checked; `copy` tolerates overlap.
+                unsafe { std::ptr::copy(s, d, len) };
+            }
+        }
+    }
+    Ok(acc)
+}
+
+/// Reads `out.len()` bytes from an endpoint.
+pub fn read(core: &Core, api: &'static str, src: Endpoint, out: &mut [u8]) -> Result<()> {
+    src.check(core, api, 0, out.len() as u64)?;
+    match src {
+        Endpoint::Gm(g, off) => g.read_bytes(api, off as usize, out),
+        Endpoint::Local(h, a) => {
+            out.copy_from_slice(&core.mem.bytes(h)[a as usize..a as usize + out.len()]);
+            Ok(())
+        }
+    }
+}
+
+/// Writes `data` to an endpoint.
+pub fn write(core: &mut Core, api: &'static str, dst: Endpoint, data: &[u8]) -> Result<()> {
+    dst.check(core, api, 0, data.len() as u64)?;
+    match dst {
+        Endpoint::Gm(g, off) => g.write_bytes(api, off as usize, data),
+        Endpoint::Local(h, a) => {
+            core.mem.bytes_mut(h)[a as usize..a as usize + data.len()].copy_from_slice(data);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chip::ASCEND910B;
+    use crate::core::CoreOptions;
+    use crate::gm::GmBuffer;
+
+    fn core() -> Core {
+        Core::new(&ASCEND910B, 0, 1, CoreOptions::default())
+    }
+
+    #[test]
+    fn strided_gm_to_ub_and_back() {
+        let mut c = core();
+        let src: Vec<u8> = (0..=255).collect();
+        let gm = GmBuffer::from_slice(&src);
+        let g = gm.addr();
+        let b = Blocks {
+            count: 2,
+            len: 64,
+            src_stride: 64,
+            dst_stride: 96,
+        };
+        copy(
+            &mut c,
+            "t",
+            Endpoint::Local(Hardware::UB, 0),
+            Endpoint::Gm(&g, 0),
+            b,
+        )
+        .unwrap();
+        let ub = c.mem.bytes(Hardware::UB);
+        assert_eq!(&ub[..64], &src[..64]);
+        assert_eq!(&ub[96..160], &src[64..128]);
+        let out = GmBuffer::zeroed(256);
+        let o = out.addr();
+        copy(
+            &mut c,
+            "t",
+            Endpoint::Gm(&o, 0),
+            Endpoint::Local(Hardware::UB, 96),
+            Blocks::contiguous(64),
+        )
+        .unwrap();
+        assert_eq!(&out.to_bytes()[..64], &src[64..128]);
+        assert!(out.to_bytes()[64..].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn out_of_bounds_writes_nothing() {
+        let mut c = core();
+        let gm = GmBuffer::zeroed(64);
+        let g = gm.addr();
+        let before = c.mem.bytes(Hardware::UB)[..128].to_vec();
+        let e = copy(
+            &mut c,
+            "DataCopy",
+            Endpoint::Local(Hardware::UB, 0),
+            Endpoint::Gm(&g, 0),
+            Blocks::contiguous(128),
+        )
+        .unwrap_err();
+        assert_eq!(e.category, Category::Memory);
+        assert_eq!(&c.mem.bytes(Hardware::UB)[..128], &before[..]);
+        let e = copy(
+            &mut c,
+            "DataCopy",
+            Endpoint::Local(Hardware::UB, 196_608 - 32),
+            Endpoint::Local(Hardware::UB, 0),
+            Blocks::contiguous(64),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("196608-byte UB"), "{e}");
+    }
+}

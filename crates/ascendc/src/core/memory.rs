@@ -1,0 +1,104 @@
+//! The on-chip memories of one simulated core.
+
+use crate::chip::ChipProfile;
+use crate::position::Hardware;
+
+/// One byte array per on-chip memory, sized by the chip profile. Storage is 8-byte aligned so
+/// that typed views of aligned addresses are valid for every element type.
+pub struct LocalMemory {
+    bufs: [Box<[u64]>; 7],
+    sizes: [u32; 7],
+}
+
+impl LocalMemory {
+    /// Memories sized for `profile`, filled with a deterministic pseudo-random pattern seeded by
+    /// `seed` (fresh local memory holds meaningless data, as on hardware).
+    pub fn new(profile: &ChipProfile, seed: u64) -> LocalMemory {
+        let bufs = std::array::from_fn(|i| {
+            let words = (profile.buffer_size[i] as usize).div_ceil(8);
+            let mut s = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)) | 1;
+            (0..words)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    s
+                })
+                .collect::<Vec<u64>>()
+                .into_boxed_slice()
+        });
+        LocalMemory {
+            bufs,
+            sizes: profile.buffer_size,
+        }
+    }
+
+    /// Size of a memory in bytes.
+    pub fn size(&self, hw: Hardware) -> u32 {
+        hw.local_index().map_or(0, |i| self.sizes[i])
+    }
+
+    /// The bytes of one memory.
+    pub fn bytes(&self, hw: Hardware) -> &[u8] {
+        let i = hw.local_index().expect("GM is not a local memory");
+        &bytemuck::cast_slice(&self.bufs[i])[..self.sizes[i] as usize]
+    }
+
+    /// The bytes of one memory, writable.
+    pub fn bytes_mut(&mut self, hw: Hardware) -> &mut [u8] {
+        let i = hw.local_index().expect("GM is not a local memory");
+        &mut bytemuck::cast_slice_mut(&mut self.bufs[i])[..self.sizes[i] as usize]
+    }
+
+    /// Two different memories at once, the first writable.
+    pub fn pair_mut(&mut self, dst: Hardware, src: Hardware) -> (&mut [u8], &[u8]) {
+        let (d, s) = (
+            dst.local_index().expect("GM is not a local memory"),
+            src.local_index().expect("GM is not a local memory"),
+        );
+        assert_ne!(d, s, "pair_mut needs two different memories");
+        let (ds, ss) = (self.sizes[d] as usize, self.sizes[s] as usize);
+        if d < s {
+            let (a, b) = self.bufs.split_at_mut(s);
+            (
+                &mut bytemuck::cast_slice_mut(&mut a[d])[..ds],
+                &bytemuck::cast_slice(&b[0])[..ss],
+            )
+        } else {
+            let (a, b) = self.bufs.split_at_mut(d);
+            (
+                &mut bytemuck::cast_slice_mut(&mut b[0])[..ds],
+                &bytemuck::cast_slice(&a[s])[..ss],
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chip::ASCEND910B;
+
+    #[test]
+    fn sized_and_deterministic() {
+        let a = LocalMemory::new(&ASCEND910B, 7);
+        let b = LocalMemory::new(&ASCEND910B, 7);
+        assert_eq!(a.bytes(Hardware::UB).len(), 196_608);
+        assert_eq!(a.bytes(Hardware::FIXBUF).len(), 7 * 1024);
+        assert_eq!(a.bytes(Hardware::UB)[..64], b.bytes(Hardware::UB)[..64]);
+        let c = LocalMemory::new(&ASCEND910B, 8);
+        assert_ne!(a.bytes(Hardware::UB)[..64], c.bytes(Hardware::UB)[..64]);
+    }
+
+    #[test]
+    fn pairs() {
+        let mut m = LocalMemory::new(&ASCEND910B, 1);
+        let l1_first = m.bytes(Hardware::L1)[0];
+        let (ub, l1) = m.pair_mut(Hardware::UB, Hardware::L1);
+        ub[0] = l1[0];
+        assert_eq!(m.bytes(Hardware::UB)[0], l1_first);
+        let (l1, ub) = m.pair_mut(Hardware::L1, Hardware::UB);
+        l1[1] = ub[0];
+        assert_eq!(m.bytes(Hardware::L1)[1], l1_first);
+    }
+}

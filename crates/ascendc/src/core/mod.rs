@@ -1,0 +1,241 @@
+//! The simulated AI core: memories, DMA engine, vector unit, pipes and the instruction record.
+//! The Ascend C API layer (`crate::api`) lowers every call onto this.
+
+pub mod dma;
+pub mod memory;
+pub mod trace;
+pub mod vector;
+
+use crate::chip::ChipProfile;
+use crate::error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
+use memory::LocalMemory;
+use trace::{Access, HardEvent, InstrKind, Pipe, Trace};
+use vector::VectorState;
+
+/// What a level-2 `DataCopy` does with an element count whose bytes are not a multiple of 32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CountRounding {
+    /// Round the byte count down as the hardware does, with a warning (the seeds' rule).
+    #[default]
+    Hardware,
+    /// Fail, as the vendor CPU-debug library does.
+    Strict,
+}
+
+/// Per-launch settings every core sees.
+#[derive(Debug, Clone, Copy)]
+pub struct CoreOptions {
+    /// Keep the full instruction record (otherwise only per-pipe counts).
+    pub record_trace: bool,
+    /// Level-2 DataCopy count rounding.
+    pub count_rounding: CountRounding,
+    /// fp16 results saturate (±65504, NaN → 0) instead of producing Inf/NaN.
+    pub fp16_saturation: bool,
+}
+
+impl Default for CoreOptions {
+    fn default() -> Self {
+        CoreOptions {
+            record_trace: true,
+            count_rounding: CountRounding::Hardware,
+            fp16_saturation: true,
+        }
+    }
+}
+
+/// One simulated AI core running one block of a launch.
+pub struct Core {
+    /// The product being simulated.
+    pub profile: &'static ChipProfile,
+    /// `GetBlockIdx()`.
+    pub block_idx: u32,
+    /// `GetBlockNum()`.
+    pub block_num: u32,
+    /// On-chip memories.
+    pub mem: LocalMemory,
+    /// Vector unit state (mask, mode, overflow mode).
+    pub vector: VectorState,
+    /// Instruction record.
+    pub trace: Trace,
+    /// Launch options.
+    pub options: CoreOptions,
+    diags: Vec<Diagnostic>,
+    first_error: Option<SimError>,
+    events: [u64; HardEvent::COUNT],
+    pipe_alive: bool,
+}
+
+impl Core {
+    /// A core for block `block_idx` of `block_num`.
+    pub fn new(
+        profile: &'static ChipProfile,
+        block_idx: u32,
+        block_num: u32,
+        options: CoreOptions,
+    ) -> Core {
+        Core {
+            profile,
+            block_idx,
+            block_num,
+            mem: LocalMemory::new(profile, 0x5EED_0000 + block_idx as u64),
+            vector: VectorState::new(options.fp16_saturation),
+            trace: Trace::new(options.record_trace),
+            options,
+            diags: Vec::new(),
+            first_error: None,
+            events: [0; HardEvent::COUNT],
+            pipe_alive: false,
+        }
+    }
+
+    /// Records an instruction.
+    pub fn issue(&mut self, pipe: Pipe, api: &'static str, loc: SourceLoc, accesses: &[Access]) {
+        self.trace.record(pipe, api, InstrKind::Op, loc, accesses);
+    }
+
+    /// Records a `PipeBarrier`.
+    pub fn barrier(&mut self, pipe: Pipe, api: &'static str, loc: SourceLoc) {
+        self.trace.record(pipe, api, InstrKind::Barrier, loc, &[]);
+    }
+
+    /// Records `SetFlag` (on the event's first pipe).
+    pub fn set_flag(&mut self, event: HardEvent, id: u32, api: &'static str, loc: SourceLoc) {
+        self.trace.record(
+            event.pipes().0,
+            api,
+            InstrKind::SetFlag(event, id),
+            loc,
+            &[],
+        );
+    }
+
+    /// Records `WaitFlag` (on the event's second pipe).
+    pub fn wait_flag(&mut self, event: HardEvent, id: u32, api: &'static str, loc: SourceLoc) {
+        self.trace.record(
+            event.pipes().1,
+            api,
+            InstrKind::WaitFlag(event, id),
+            loc,
+            &[],
+        );
+    }
+
+    /// Adds a diagnostic.
+    pub fn diag(
+        &mut self,
+        severity: Severity,
+        category: Category,
+        api: &'static str,
+        message: impl Into<String>,
+        loc: SourceLoc,
+    ) {
+        self.diags.push(Diagnostic {
+            severity,
+            category,
+            api,
+            message: message.into(),
+            location: Some(loc),
+            block: Some(self.block_idx),
+        });
+    }
+
+    /// Adds a warning.
+    pub fn warn(
+        &mut self,
+        category: Category,
+        api: &'static str,
+        message: impl Into<String>,
+        loc: SourceLoc,
+    ) {
+        self.diag(Severity::Warning, category, api, message, loc);
+    }
+
+    /// Diagnostics so far.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diags
+    }
+
+    /// Stamps an error with this core's block and keeps the first one (an error the kernel
+    /// ignores still fails the launch).
+    pub fn fail(&mut self, mut e: SimError, loc: SourceLoc) -> SimError {
+        e.block = Some(self.block_idx);
+        if e.location.is_none() {
+            e.location = Some(loc);
+        }
+        if self.first_error.is_none() {
+            self.first_error = Some(e.clone());
+        }
+        e
+    }
+
+    /// The first error any API call of this block returned.
+    pub fn first_error(&self) -> Option<&SimError> {
+        self.first_error.as_ref()
+    }
+
+    /// Splits the finished core into its record, diagnostics and first error.
+    pub fn finish(self) -> (Trace, Vec<Diagnostic>, Option<SimError>) {
+        (self.trace, self.diags, self.first_error)
+    }
+
+    /// Takes the lowest free ID of an event kind (`AllocEventID`).
+    pub fn alloc_event_id(&mut self, event: HardEvent, api: &'static str) -> Result<u32> {
+        let id = self.fetch_event_id(event);
+        if id >= self.profile.max_event_ids {
+            return Err(SimError::new(
+                Category::Resource,
+                api,
+                format!(
+                    "no event ID of {event:?} left: ID {id} found, at most {} per event kind on {} \
+                     (buffers freed but not re-allocated plus buffers enqueued, per event kind, must not exceed {})",
+                    self.profile.max_event_ids, self.profile.soc, self.profile.max_event_ids
+                ),
+            ));
+        }
+        self.events[event as usize] |= 1 << id;
+        Ok(id)
+    }
+
+    /// The lowest free ID of an event kind without taking it (`FetchEventID`).
+    pub fn fetch_event_id(&self, event: HardEvent) -> u32 {
+        self.events[event as usize].trailing_ones()
+    }
+
+    /// Gives an event ID back (`ReleaseEventID`).
+    pub fn release_event_id(&mut self, event: HardEvent, id: u32, api: &'static str) -> Result<()> {
+        if id >= self.profile.max_event_ids {
+            return Err(SimError::range(
+                api,
+                "id",
+                id,
+                format!("[0, {})", self.profile.max_event_ids),
+            ));
+        }
+        self.events[event as usize] &= !(1 << id);
+        Ok(())
+    }
+
+    /// Marks a TPipe as constructed; fails when one is already alive.
+    pub fn register_pipe(&mut self) -> Result<()> {
+        if self.pipe_alive {
+            return Err(SimError::new(
+                Category::Resource,
+                "TPipe::TPipe",
+                "a TPipe already exists in this kernel: create exactly one (call Destroy on the first before creating another)",
+            ));
+        }
+        self.pipe_alive = true;
+        self.events = [0; HardEvent::COUNT];
+        Ok(())
+    }
+
+    /// Marks the TPipe as destroyed.
+    pub fn unregister_pipe(&mut self) {
+        self.pipe_alive = false;
+    }
+
+    /// Clears every event ID (`TPipe::Reset`).
+    pub fn reset_events(&mut self) {
+        self.events = [0; HardEvent::COUNT];
+    }
+}

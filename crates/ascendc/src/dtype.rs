@@ -1,0 +1,270 @@
+//! Element types a kernel can move and compute with.
+
+use std::fmt;
+
+pub use half::{bf16, f16};
+
+/// The element types of Ascend C tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(non_camel_case_types)]
+pub enum DType {
+    Int8,
+    Uint8,
+    Int16,
+    Uint16,
+    Int32,
+    Uint32,
+    Int64,
+    Uint64,
+    Half,
+    Bfloat16,
+    Float,
+    Double,
+}
+
+impl DType {
+    /// Every element type, in declaration order.
+    pub const ALL: [DType; 12] = [
+        DType::Int8,
+        DType::Uint8,
+        DType::Int16,
+        DType::Uint16,
+        DType::Int32,
+        DType::Uint32,
+        DType::Int64,
+        DType::Uint64,
+        DType::Half,
+        DType::Bfloat16,
+        DType::Float,
+        DType::Double,
+    ];
+
+    /// Size of one element in bytes.
+    pub const fn size(self) -> usize {
+        match self {
+            DType::Int8 | DType::Uint8 => 1,
+            DType::Int16 | DType::Uint16 | DType::Half | DType::Bfloat16 => 2,
+            DType::Int32 | DType::Uint32 | DType::Float => 4,
+            DType::Int64 | DType::Uint64 | DType::Double => 8,
+        }
+    }
+
+    /// The Ascend C spelling of the type (`half`, `int32_t`, …).
+    pub const fn c_name(self) -> &'static str {
+        match self {
+            DType::Int8 => "int8_t",
+            DType::Uint8 => "uint8_t",
+            DType::Int16 => "int16_t",
+            DType::Uint16 => "uint16_t",
+            DType::Int32 => "int32_t",
+            DType::Uint32 => "uint32_t",
+            DType::Int64 => "int64_t",
+            DType::Uint64 => "uint64_t",
+            DType::Half => "half",
+            DType::Bfloat16 => "bfloat16_t",
+            DType::Float => "float",
+            DType::Double => "double",
+        }
+    }
+
+    /// Parses a type name as numpy or Ascend C spells it (`float16`, `half`, `int32`, `int32_t`, …).
+    pub fn parse(name: &str) -> Option<DType> {
+        Some(match name {
+            "int8" | "int8_t" | "i8" => DType::Int8,
+            "uint8" | "uint8_t" | "u8" => DType::Uint8,
+            "int16" | "int16_t" | "i16" => DType::Int16,
+            "uint16" | "uint16_t" | "u16" => DType::Uint16,
+            "int32" | "int32_t" | "i32" => DType::Int32,
+            "uint32" | "uint32_t" | "u32" => DType::Uint32,
+            "int64" | "int64_t" | "i64" => DType::Int64,
+            "uint64" | "uint64_t" | "u64" => DType::Uint64,
+            "float16" | "half" | "fp16" | "f16" => DType::Half,
+            "bfloat16" | "bfloat16_t" | "bf16" => DType::Bfloat16,
+            "float32" | "float" | "fp32" | "f32" => DType::Float,
+            "float64" | "double" | "fp64" | "f64" => DType::Double,
+            _ => return None,
+        })
+    }
+
+    /// Bit of this type in a [`DTypeSet`].
+    const fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+
+    /// True for half, bfloat16, float and double.
+    pub const fn is_float(self) -> bool {
+        matches!(
+            self,
+            DType::Half | DType::Bfloat16 | DType::Float | DType::Double
+        )
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.c_name())
+    }
+}
+
+/// A set of element types (what a product supports on a path or for an operation).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct DTypeSet(u16);
+
+impl DTypeSet {
+    /// The empty set.
+    pub const EMPTY: DTypeSet = DTypeSet(0);
+
+    /// Builds a set from a list of types.
+    pub const fn of(types: &[DType]) -> DTypeSet {
+        let mut bits = 0u16;
+        let mut i = 0;
+        while i < types.len() {
+            bits |= types[i].bit();
+            i += 1;
+        }
+        DTypeSet(bits)
+    }
+
+    /// True when `t` is in the set.
+    pub const fn contains(self, t: DType) -> bool {
+        self.0 & t.bit() != 0
+    }
+
+    /// The union of two sets.
+    pub const fn union(self, other: DTypeSet) -> DTypeSet {
+        DTypeSet(self.0 | other.0)
+    }
+
+    /// The members, in declaration order.
+    pub fn iter(self) -> impl Iterator<Item = DType> {
+        DType::ALL.into_iter().filter(move |t| self.contains(*t))
+    }
+}
+
+impl fmt::Debug for DTypeSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl fmt::Display for DTypeSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.iter().map(DType::c_name).collect();
+        f.write_str(&names.join("/"))
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A Rust type that is an Ascend C element type. Implemented for `i8`…`u64`, [`f16`], [`bf16`],
+/// `f32` and `f64`.
+pub trait Element:
+    bytemuck::Pod
+    + Default
+    + PartialEq
+    + fmt::Debug
+    + fmt::Display
+    + Send
+    + Sync
+    + sealed::Sealed
+    + 'static
+{
+    /// The element type tag.
+    const DTYPE: DType;
+    /// Size in bytes.
+    const SIZE: usize = Self::DTYPE.size();
+    /// Converts from `f64` the way a C cast `T(v)` does (floats round to nearest even, integers
+    /// truncate towards zero and saturate at the type's range).
+    fn from_f64(v: f64) -> Self;
+    /// The value as `f64` (exact for every type but 64-bit integers beyond 2^53).
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! int_element {
+    ($t:ty, $d:ident) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+int_element!(i8, Int8);
+int_element!(u8, Uint8);
+int_element!(i16, Int16);
+int_element!(u16, Uint16);
+int_element!(i32, Int32);
+int_element!(u32, Uint32);
+int_element!(i64, Int64);
+int_element!(u64, Uint64);
+
+impl sealed::Sealed for f32 {}
+impl Element for f32 {
+    const DTYPE: DType = DType::Float;
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl sealed::Sealed for f64 {}
+impl Element for f64 {
+    const DTYPE: DType = DType::Double;
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+impl sealed::Sealed for f16 {}
+impl Element for f16 {
+    const DTYPE: DType = DType::Half;
+    fn from_f64(v: f64) -> Self {
+        f16::from_f64(v)
+    }
+    fn to_f64(self) -> f64 {
+        f16::to_f64(self)
+    }
+}
+impl sealed::Sealed for bf16 {}
+impl Element for bf16 {
+    const DTYPE: DType = DType::Bfloat16;
+    fn from_f64(v: f64) -> Self {
+        bf16::from_f64(v)
+    }
+    fn to_f64(self) -> f64 {
+        bf16::to_f64(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_names() {
+        assert_eq!(DType::Half.size(), 2);
+        assert_eq!(DType::Double.size(), 8);
+        assert_eq!(<f16 as Element>::SIZE, 2);
+        assert_eq!(DType::parse("float16"), Some(DType::Half));
+        assert_eq!(DType::parse("int32_t"), Some(DType::Int32));
+        assert_eq!(DType::parse("complex"), None);
+    }
+
+    #[test]
+    fn sets() {
+        let s = DTypeSet::of(&[DType::Half, DType::Float]);
+        assert!(s.contains(DType::Half));
+        assert!(!s.contains(DType::Int8));
+        assert_eq!(s.to_string(), "half/float");
+    }
+}

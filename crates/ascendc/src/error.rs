@@ -1,0 +1,225 @@
+//! Errors and diagnostics: every one names the API, the parameter, the value, the rule and the
+//! kernel source line.
+
+use std::fmt;
+use std::panic::Location;
+
+/// A kernel source position (Rust `#[track_caller]` location or a C++ `source_location`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SourceLoc {
+    /// Source file path.
+    pub file: &'static str,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (0 when unknown).
+    pub column: u32,
+}
+
+impl SourceLoc {
+    /// The location of the caller (through `#[track_caller]` frames).
+    #[track_caller]
+    pub fn caller() -> SourceLoc {
+        Location::caller().into()
+    }
+}
+
+impl From<&'static Location<'static>> for SourceLoc {
+    fn from(l: &'static Location<'static>) -> Self {
+        SourceLoc {
+            file: l.file(),
+            line: l.line(),
+            column: l.column(),
+        }
+    }
+}
+
+impl fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.column > 0 {
+            write!(f, "{}:{}:{}", self.file, self.line, self.column)
+        } else {
+            write!(f, "{}:{}", self.file, self.line)
+        }
+    }
+}
+
+/// What kind of rule was broken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// A parameter outside its documented range.
+    Range,
+    /// A start address or length that breaks an alignment rule.
+    Align,
+    /// A tensor in a position the API or path does not accept.
+    Position,
+    /// A tensor, buffer or pool too small for the access.
+    Size,
+    /// An element type the API does not accept.
+    Type,
+    /// A queue used against its state machine.
+    QueueState,
+    /// A resource (buffers, event IDs) exhausted.
+    Resource,
+    /// A call that does nothing (warning).
+    Nop,
+    /// An API or path the product does not support.
+    Unsupported,
+    /// A synchronisation misuse.
+    Sync,
+    /// An access outside memory that exists.
+    Memory,
+    /// A launch configuration problem.
+    Launch,
+    /// Source and destination overlap in a way the API does not support.
+    Overlap,
+    /// Data is lost or changed silently (e.g. a count rounded down).
+    DataLoss,
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            Category::Range => "range",
+            Category::Align => "alignment",
+            Category::Position => "position",
+            Category::Size => "size",
+            Category::Type => "type",
+            Category::QueueState => "queue state",
+            Category::Resource => "resource",
+            Category::Nop => "no-op",
+            Category::Unsupported => "unsupported",
+            Category::Sync => "sync",
+            Category::Memory => "memory",
+            Category::Launch => "launch",
+            Category::Overlap => "overlap",
+            Category::DataLoss => "data loss",
+        };
+        f.write_str(s)
+    }
+}
+
+/// A failed API call.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub struct SimError {
+    /// The rule's category.
+    pub category: Category,
+    /// The Ascend C API name (`DataCopy`, `TQue::EnQue`, …).
+    pub api: &'static str,
+    /// What went wrong: parameter, value and the rule.
+    pub message: String,
+    /// Kernel source line of the call.
+    pub location: Option<SourceLoc>,
+    /// Block (`GetBlockIdx`) that made the call, when inside a launch.
+    pub block: Option<u32>,
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(b) = self.block {
+            write!(f, "block {b}: ")?;
+        }
+        write!(f, "{}: {} [{}]", self.api, self.message, self.category)?;
+        if let Some(l) = self.location {
+            write!(f, " at {l}")?;
+        }
+        Ok(())
+    }
+}
+
+impl SimError {
+    /// A new error without location or block (those are filled in by the API layer).
+    pub fn new(category: Category, api: &'static str, message: impl Into<String>) -> SimError {
+        SimError {
+            category,
+            api,
+            message: message.into(),
+            location: None,
+            block: None,
+        }
+    }
+
+    /// Sets the source location.
+    pub fn at(mut self, loc: SourceLoc) -> SimError {
+        self.location = Some(loc);
+        self
+    }
+
+    /// "parameter `p` = v is out of range [lo, hi]".
+    pub fn range(
+        api: &'static str,
+        param: &str,
+        value: impl fmt::Display,
+        allowed: impl fmt::Display,
+    ) -> SimError {
+        SimError::new(
+            Category::Range,
+            api,
+            format!("parameter `{param}` = {value} is out of range {allowed}"),
+        )
+    }
+
+    /// "`what` at byte address a is not n-byte aligned".
+    pub fn align(
+        api: &'static str,
+        what: &str,
+        addr: u64,
+        align: u32,
+        buffer: impl fmt::Display,
+    ) -> SimError {
+        SimError::new(
+            Category::Align,
+            api,
+            format!(
+                "{what} start address {addr} (0x{addr:x}) in {buffer} must be {align}-byte aligned ({addr} mod {align} = {})",
+                addr % align as u64
+            ),
+        )
+    }
+}
+
+/// Result of a simulator API call.
+pub type Result<T, E = SimError> = std::result::Result<T, E>;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Worth knowing (e.g. behaviour that differs between products).
+    Info,
+    /// Probably a bug: the call did something other than what it seems to ask.
+    Warning,
+}
+
+/// A non-fatal finding recorded during a launch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// Severity.
+    pub severity: Severity,
+    /// Category of the rule.
+    pub category: Category,
+    /// API name.
+    pub api: &'static str,
+    /// What happened.
+    pub message: String,
+    /// Kernel source line.
+    pub location: Option<SourceLoc>,
+    /// Block that made the call.
+    pub block: Option<u32>,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{sev}")?;
+        if let Some(b) = self.block {
+            write!(f, " [block {b}]")?;
+        }
+        write!(f, ": {}: {} [{}]", self.api, self.message, self.category)?;
+        if let Some(l) = self.location {
+            write!(f, " at {l}")?;
+        }
+        Ok(())
+    }
+}

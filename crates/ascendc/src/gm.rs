@@ -1,0 +1,244 @@
+//! Global memory: host-allocated regions shared by every block of a launch.
+//!
+//! A region has exact bounds: an access past either end is an error naming the API and the
+//! block, never a stray write. Blocks run on host threads and write GM without locks, as the cores
+//! of a device do; writes by different blocks to the same bytes are a kernel bug (as on hardware).
+
+use crate::dtype::Element;
+use crate::error::{Category, Result, SimError};
+use std::fmt;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+static NEXT_REGION: AtomicU64 = AtomicU64::new(1);
+
+/// One GM allocation. The bytes live behind a raw pointer so that blocks on different threads can
+/// read and write disjoint parts concurrently.
+pub(crate) struct GmRegion {
+    id: u64,
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the region is a plain byte array; concurrent access to disjoint bytes is sound, and the
+// simulator never hands out Rust references into it (all accesses are raw copies).
+unsafe impl Send for GmRegion {}
+unsafe impl Sync for GmRegion {}
+
+impl Drop for GmRegion {
+    fn drop(&mut self) {
+        // SAFETY: `ptr`/`len` came from `Box::<[u8]>::into_raw` in `GmRegion::new`.
+        unsafe {
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                self.ptr, self.len,
+            )))
+        };
+    }
+}
+
+impl GmRegion {
+    fn new(bytes: Vec<u8>) -> GmRegion {
+        let len = bytes.len();
+        let ptr = Box::into_raw(bytes.into_boxed_slice()) as *mut u8;
+        GmRegion {
+            id: NEXT_REGION.fetch_add(1, Ordering::Relaxed),
+            ptr,
+            len,
+        }
+    }
+}
+
+/// A GM buffer owned by the host (what `GmAlloc` returns in the vendor flow). Cloning shares the
+/// same memory.
+#[derive(Clone)]
+pub struct GmBuffer {
+    region: Arc<GmRegion>,
+}
+
+impl fmt::Debug for GmBuffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "GmBuffer(#{}, {} bytes)",
+            self.region.id, self.region.len
+        )
+    }
+}
+
+impl GmBuffer {
+    /// A zero-filled buffer of `bytes` bytes.
+    pub fn zeroed(bytes: usize) -> GmBuffer {
+        GmBuffer {
+            region: Arc::new(GmRegion::new(vec![0; bytes])),
+        }
+    }
+
+    /// A buffer holding a copy of `data` (little-endian, as numpy `tofile` writes it).
+    pub fn from_slice<T: Element>(data: &[T]) -> GmBuffer {
+        GmBuffer::from_bytes(bytemuck::cast_slice(data).to_vec())
+    }
+
+    /// A buffer that takes ownership of raw bytes.
+    pub fn from_bytes(bytes: Vec<u8>) -> GmBuffer {
+        GmBuffer {
+            region: Arc::new(GmRegion::new(bytes)),
+        }
+    }
+
+    /// A buffer loaded from a raw `.bin` file.
+    pub fn from_bin_file(path: impl AsRef<Path>) -> std::io::Result<GmBuffer> {
+        Ok(GmBuffer::from_bytes(std::fs::read(path)?))
+    }
+
+    /// Writes the whole buffer to a raw `.bin` file.
+    pub fn write_bin_file(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    /// Size in bytes.
+    pub fn len_bytes(&self) -> usize {
+        self.region.len
+    }
+
+    /// A copy of the whole buffer as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.region.len];
+        // SAFETY: in bounds by construction; raw copy out of the region.
+        unsafe { std::ptr::copy_nonoverlapping(self.region.ptr, out.as_mut_ptr(), out.len()) };
+        out
+    }
+
+    /// A copy of the whole buffer as elements of `T` (a trailing partial element is dropped).
+    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        let n = self.region.len / T::SIZE;
+        let mut out = vec![T::default(); n];
+        // SAFETY: `n * T::SIZE <= len`; T is Pod.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.region.ptr, out.as_mut_ptr() as *mut u8, n * T::SIZE)
+        };
+        out
+    }
+
+    /// Overwrites elements starting at element `offset` with `data`.
+    pub fn write_slice<T: Element>(&self, offset: usize, data: &[T]) -> Result<()> {
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        self.addr()
+            .write_bytes("GmBuffer::write_slice", offset * T::SIZE, bytes)
+    }
+
+    /// The address of the first byte, to pass to a kernel (`GM_ADDR`).
+    pub fn addr(&self) -> GmAddr {
+        GmAddr {
+            region: self.region.clone(),
+            offset: 0,
+        }
+    }
+}
+
+/// A byte address in GM (`GM_ADDR`, `__gm__ uint8_t*`): a region and a byte offset into it.
+#[derive(Clone)]
+pub struct GmAddr {
+    region: Arc<GmRegion>,
+    offset: usize,
+}
+
+impl fmt::Debug for GmAddr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GmAddr(#{} + {})", self.region.id, self.offset)
+    }
+}
+
+impl GmAddr {
+    /// This address moved by `bytes` bytes (pointer arithmetic on `GM_ADDR`).
+    pub fn add_bytes(&self, bytes: usize) -> GmAddr {
+        GmAddr {
+            region: self.region.clone(),
+            offset: self.offset + bytes,
+        }
+    }
+
+    /// Byte offset from the start of the allocation.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Identifier of the allocation (stable for its lifetime).
+    pub fn region_id(&self) -> u64 {
+        self.region.id
+    }
+
+    /// Size of the whole allocation in bytes.
+    pub fn region_len(&self) -> usize {
+        self.region.len
+    }
+
+    /// Checks that `[offset + start, offset + start + len)` lies inside the allocation.
+    pub(crate) fn check(&self, api: &'static str, start: usize, len: usize) -> Result<()> {
+        let begin = self.offset + start;
+        match begin.checked_add(len) {
+            Some(end) if end <= self.region.len => Ok(()),
+            _ => Err(SimError::new(
+                Category::Memory,
+                api,
+                format!(
+                    "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
+                    self.region.len
+                ),
+            )),
+        }
+    }
+
+    /// Raw pointer to byte `start` past this address. Caller must have checked bounds.
+    pub(crate) fn ptr(&self, start: usize) -> *mut u8 {
+        // SAFETY (of the later use): callers check bounds first.
+        self.region.ptr.wrapping_add(self.offset + start)
+    }
+
+    /// Copies `out.len()` bytes from `start` bytes past this address.
+    pub(crate) fn read_bytes(&self, api: &'static str, start: usize, out: &mut [u8]) -> Result<()> {
+        self.check(api, start, out.len())?;
+        // SAFETY: bounds checked; `out` is a distinct host buffer.
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr(start), out.as_mut_ptr(), out.len()) };
+        Ok(())
+    }
+
+    /// Copies `data` to `start` bytes past this address.
+    pub(crate) fn write_bytes(&self, api: &'static str, start: usize, data: &[u8]) -> Result<()> {
+        self.check(api, start, data.len())?;
+        // SAFETY: bounds checked; `data` is a distinct host buffer.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr(start), data.len()) };
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::f16;
+
+    #[test]
+    fn round_trip_and_bounds() {
+        let b = GmBuffer::from_slice(&[1.0f32, 2.0, 3.0]);
+        assert_eq!(b.len_bytes(), 12);
+        assert_eq!(b.to_vec::<f32>(), vec![1.0, 2.0, 3.0]);
+        b.write_slice(1, &[9.0f32]).unwrap();
+        assert_eq!(b.to_vec::<f32>(), vec![1.0, 9.0, 3.0]);
+        let e = b.write_slice(3, &[1.0f32]).unwrap_err();
+        assert_eq!(e.category, Category::Memory);
+        assert!(e.message.contains("12-byte allocation"), "{e}");
+    }
+
+    #[test]
+    fn bin_files() {
+        let dir = std::env::temp_dir().join(format!("ascendc-gm-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("x.bin");
+        let b = GmBuffer::from_slice(&[f16::from_f32(1.5), f16::from_f32(-2.0)]);
+        b.write_bin_file(&p).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), vec![0x00, 0x3e, 0x00, 0xc0]);
+        let c = GmBuffer::from_bin_file(&p).unwrap();
+        assert_eq!(c.to_vec::<f16>()[1], f16::from_f32(-2.0));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,275 @@
+//! Multi-core launch: runs `blockDim` blocks of a kernel, each on its own simulated core, on host
+//! threads (or one after another in block order).
+
+use crate::api::context;
+use crate::chip::ChipProfile;
+use crate::core::trace::{Pipe, Trace};
+use crate::core::{Core, CoreOptions, CountRounding};
+use crate::error::{Category, Diagnostic, Result, Severity, SimError};
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+/// A launch configuration (`kernel<<<blockDim, …>>>` / `ICPU_RUN_KF(kernel, blockDim, …)`).
+#[derive(Debug, Clone)]
+pub struct Launch {
+    profile: &'static ChipProfile,
+    block_dim: u32,
+    threads: Option<usize>,
+    options: CoreOptions,
+}
+
+/// What each block did.
+#[derive(Debug)]
+pub struct BlockReport {
+    /// `GetBlockIdx()` of the block.
+    pub block_idx: u32,
+    /// Instructions issued per pipe, indexed by `Pipe as usize`.
+    pub instr_counts: [u64; 8],
+    /// The instruction record (empty when recording was off).
+    pub trace: Trace,
+    /// Warnings and notes.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl BlockReport {
+    /// Instructions issued on one pipe.
+    pub fn count(&self, pipe: Pipe) -> u64 {
+        self.instr_counts[pipe as usize]
+    }
+}
+
+/// The result of a launch: one report per block, in block order.
+#[derive(Debug)]
+pub struct LaunchReport {
+    /// The product simulated.
+    pub profile: &'static ChipProfile,
+    /// Per-block reports.
+    pub blocks: Vec<BlockReport>,
+    /// Launch-level diagnostics (e.g. limits of the vendor CPU-debug library).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LaunchReport {
+    /// Every diagnostic of the launch and its blocks.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .chain(self.blocks.iter().flat_map(|b| b.diagnostics.iter()))
+    }
+
+    /// Instructions issued per pipe over all blocks.
+    pub fn total_counts(&self) -> [u64; 8] {
+        let mut t = [0; 8];
+        for b in &self.blocks {
+            for (x, y) in t.iter_mut().zip(b.instr_counts) {
+                *x += y;
+            }
+        }
+        t
+    }
+}
+
+/// A launch in which at least one block failed. GM keeps whatever the blocks wrote.
+#[derive(Debug)]
+pub struct LaunchError {
+    /// The first error of each failed block, in block order.
+    pub errors: Vec<SimError>,
+    /// Reports of every block, failed or not.
+    pub report: LaunchReport,
+}
+
+impl fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "kernel failed in {} of {} block(s)",
+            self.errors.len(),
+            self.report.blocks.len()
+        )?;
+        for e in &self.errors {
+            write!(f, "\n  {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LaunchError {}
+
+impl Launch {
+    /// A launch of `block_dim` blocks on the default product (Atlas A2).
+    pub fn new(block_dim: u32) -> Launch {
+        Launch {
+            profile: ChipProfile::default_profile(),
+            block_dim,
+            threads: None,
+            options: CoreOptions::default(),
+        }
+    }
+
+    /// Simulates another product.
+    pub fn profile(mut self, profile: &'static ChipProfile) -> Launch {
+        self.profile = profile;
+        self
+    }
+
+    /// Runs blocks one after another in block order on the calling thread (deterministic).
+    pub fn sequential(mut self) -> Launch {
+        self.threads = Some(1);
+        self
+    }
+
+    /// Uses at most `n` host threads (default: the machine's parallelism).
+    pub fn threads(mut self, n: usize) -> Launch {
+        self.threads = Some(n.max(1));
+        self
+    }
+
+    /// Keeps (default) or drops the full per-instruction record; counts are always kept.
+    pub fn record_trace(mut self, on: bool) -> Launch {
+        self.options.record_trace = on;
+        self
+    }
+
+    /// Chooses how a level-2 DataCopy treats counts that are not whole 32-byte blocks.
+    pub fn count_rounding(mut self, mode: CountRounding) -> Launch {
+        self.options.count_rounding = mode;
+        self
+    }
+
+    /// Runs fp16 in IEEE Inf/NaN mode instead of saturation (A2/A3 only).
+    pub fn fp16_inf_nan(mut self, on: bool) -> Launch {
+        self.options.fp16_saturation = !on;
+        self
+    }
+
+    /// The product this launch simulates.
+    pub fn get_profile(&self) -> &'static ChipProfile {
+        self.profile
+    }
+
+    /// Runs `kernel` once per block. The kernel reads its block with
+    /// [`get_block_idx`](crate::get_block_idx). Fails when any block fails; a panic inside a
+    /// block is caught and reported as that block's error.
+    pub fn run<F>(&self, kernel: F) -> std::result::Result<LaunchReport, LaunchError>
+    where
+        F: Fn() -> Result<()> + Sync,
+    {
+        let mut diagnostics = Vec::new();
+        let fail = |msg: String| {
+            Err(LaunchError {
+                errors: vec![SimError::new(Category::Launch, "Launch", msg)],
+                report: LaunchReport {
+                    profile: self.profile,
+                    blocks: Vec::new(),
+                    diagnostics: Vec::new(),
+                },
+            })
+        };
+        if !(1..=65535).contains(&self.block_dim) {
+            return fail(format!(
+                "parameter `blockDim` = {} is out of range [1, 65535]",
+                self.block_dim
+            ));
+        }
+        if !self.options.fp16_saturation && !self.profile.fp16_inf_nan_switchable {
+            return fail(format!(
+                "fp16 Inf/NaN mode is not available on {}: its vector unit always saturates",
+                self.profile
+            ));
+        }
+        if self.block_dim > self.profile.cpu_debug_max_blocks {
+            diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                category: Category::Launch,
+                api: "Launch",
+                message: format!(
+                    "blockDim {} exceeds {}, the vendor CPU-debug library's limit on {} (it would refuse this launch)",
+                    self.block_dim, self.profile.cpu_debug_max_blocks, self.profile.soc
+                ),
+                location: None,
+                block: None,
+            });
+        }
+        let threads = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .min(self.block_dim as usize);
+        let results: Mutex<Vec<(BlockReport, Option<SimError>)>> =
+            Mutex::new(Vec::with_capacity(self.block_dim as usize));
+        let next = AtomicU32::new(0);
+        let worker = || loop {
+            let idx = next.fetch_add(1, Ordering::Relaxed);
+            if idx >= self.block_dim {
+                break;
+            }
+            let r = self.run_block(idx, &kernel);
+            results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+        };
+        if threads <= 1 {
+            worker();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(worker);
+                }
+            });
+        }
+        let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        results.sort_by_key(|(b, _)| b.block_idx);
+        let mut errors = Vec::new();
+        let mut blocks = Vec::with_capacity(results.len());
+        for (b, e) in results {
+            errors.extend(e);
+            blocks.push(b);
+        }
+        let report = LaunchReport {
+            profile: self.profile,
+            blocks,
+            diagnostics,
+        };
+        if errors.is_empty() {
+            Ok(report)
+        } else {
+            Err(LaunchError { errors, report })
+        }
+    }
+
+    fn run_block<F>(&self, idx: u32, kernel: &F) -> (BlockReport, Option<SimError>)
+    where
+        F: Fn() -> Result<()> + Sync,
+    {
+        context::install(Core::new(self.profile, idx, self.block_dim, self.options));
+        let outcome = catch_unwind(AssertUnwindSafe(kernel));
+        let core = context::take().expect("the block's core is installed");
+        let (trace, diagnostics, first) = core.finish();
+        let error = match outcome {
+            Ok(Ok(())) => first,
+            Ok(Err(e)) => Some(first.unwrap_or(e)),
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                let mut e = SimError::new(
+                    Category::Launch,
+                    "kernel",
+                    format!("the kernel panicked: {msg}"),
+                );
+                e.block = Some(idx);
+                Some(first.unwrap_or(e))
+            }
+        };
+        (
+            BlockReport {
+                block_idx: idx,
+                instr_counts: trace.counts(),
+                trace,
+                diagnostics,
+            },
+            error,
+        )
+    }
+}

@@ -1,0 +1,87 @@
+//! # ascendc — the Ascend C kernel programming model on a simulated AI core
+//!
+//! Kernels written against this crate read like Ascend C: a class with `Init` / `Process`,
+//! `TPipe`, `TQue<QuePosition::VECIN, 1>`, `GlobalTensor`, `LocalTensor`, `data_copy`, `add`… and
+//! run bit-faithfully on a simulated core of the chosen product. [`Launch`] runs `blockDim`
+//! blocks on host threads.
+//!
+//! Every API call returns a [`Result`]; an error names the API, the parameter, the value, the
+//! rule and the kernel source line, and fails the launch with the block index.
+//!
+//! ```
+//! use ascendc::prelude::*;
+//!
+//! let x = GmBuffer::from_slice(&[1.0f32; 64]);
+//! let y = GmBuffer::zeroed(64 * 4);
+//! let (xa, ya) = (x.addr(), y.addr());
+//! Launch::new(1).run(|| {
+//!     let mut pipe = TPipe::new();
+//!     let mut q: TQue<QuePosition::VECIN, 1> = TQue::new();
+//!     pipe.init_buffer(&mut q, 1, 64 * 4)?;
+//!     let mut gx = GlobalTensor::<f32>::new();
+//!     gx.set_global_buffer(xa.clone());
+//!     let mut gy = GlobalTensor::<f32>::new();
+//!     gy.set_global_buffer(ya.clone());
+//!     let t = q.alloc_tensor::<f32>()?;
+//!     data_copy(&t, &gx, 64)?;
+//!     add(&t, &t, &t, 64)?;
+//!     data_copy(&gy, &t, 64)?;
+//!     q.free_tensor(&t)
+//! })
+//! .unwrap();
+//! assert_eq!(y.to_vec::<f32>(), vec![2.0; 64]);
+//! ```
+
+pub mod api;
+pub mod chip;
+pub mod core;
+pub mod dtype;
+pub mod error;
+pub mod gm;
+pub mod launch;
+pub mod numeric;
+pub mod position;
+
+pub use api::data_copy::{data_copy, DataCopyParams};
+pub use api::sync::{get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag};
+pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
+pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
+pub use api::vec::binary::{add, add_l0};
+pub use api::vec::{BinaryRepeatParams, Mask, UnaryRepeatParams, MASK_PLACEHOLDER};
+pub use chip::{ChipProfile, Product};
+pub use core::trace::{HardEvent, Pipe};
+pub use core::CountRounding;
+pub use dtype::{bf16, f16, DType, Element};
+pub use error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
+pub use gm::{GmAddr, GmBuffer};
+pub use launch::{Launch, LaunchError, LaunchReport};
+pub use position::{QuePosition, TPosition};
+
+/// `PIPE_S`.
+pub const PIPE_S: Pipe = Pipe::S;
+/// `PIPE_V`.
+pub const PIPE_V: Pipe = Pipe::V;
+/// `PIPE_M`.
+pub const PIPE_M: Pipe = Pipe::M;
+/// `PIPE_MTE1`.
+pub const PIPE_MTE1: Pipe = Pipe::MTE1;
+/// `PIPE_MTE2`.
+pub const PIPE_MTE2: Pipe = Pipe::MTE2;
+/// `PIPE_MTE3`.
+pub const PIPE_MTE3: Pipe = Pipe::MTE3;
+/// `PIPE_FIX`.
+pub const PIPE_FIX: Pipe = Pipe::FIX;
+/// `PIPE_ALL`.
+pub const PIPE_ALL: Pipe = Pipe::ALL;
+
+/// Everything a kernel usually needs: `use ascendc::prelude::*;`.
+pub mod prelude {
+    pub use crate::api::vec::binary::*;
+    pub use crate::{
+        bf16, data_copy, f16, get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag,
+        BinaryRepeatParams, DataCopyParams, GlobalTensor, GmAddr, GmBuffer, HardEvent, Launch,
+        LocalTensor, Mask, Pipe, QuePosition, Result, TBuf, TPipe, TPosition, TQue, TQueBind,
+        UnaryRepeatParams, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2,
+        PIPE_MTE3, PIPE_S, PIPE_V,
+    };
+}
