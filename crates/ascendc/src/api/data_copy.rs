@@ -153,7 +153,7 @@ pub(crate) fn route(core: &Core, src: Side, dst: Side) -> Result<Route> {
 /// Required start alignment of a DataCopy operand in a local buffer.
 pub(crate) fn copy_align(hw: Hardware, elem_size: usize) -> u64 {
     match hw {
-        Hardware::L0A | Hardware::L0B | Hardware::L0C => 512 * ((elem_size as u64 + 1) / 2),
+        Hardware::L0A | Hardware::L0B | Hardware::L0C => 512 * (elem_size as u64).div_ceil(2),
         Hardware::BIAS => 64,
         Hardware::FIXBUF => 128,
         _ => 32,
