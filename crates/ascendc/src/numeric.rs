@@ -43,6 +43,14 @@ pub fn round_f16(x: f32, sat: bool) -> f16 {
 pub trait Arith: Element + Copy {
     /// `a + b`.
     fn add(a: Self, b: Self, sat: bool) -> Self;
+    /// `a − b`.
+    fn sub(a: Self, b: Self, sat: bool) -> Self;
+    /// `a × b`.
+    fn mul(a: Self, b: Self, sat: bool) -> Self;
+    /// The larger of `a` and `b` (NaN if either is NaN).
+    fn max(a: Self, b: Self) -> Self;
+    /// The smaller of `a` and `b` (NaN if either is NaN).
+    fn min(a: Self, b: Self) -> Self;
 }
 
 macro_rules! int_arith {
@@ -51,6 +59,22 @@ macro_rules! int_arith {
             #[inline(always)]
             fn add(a: Self, b: Self, _sat: bool) -> Self {
                 a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn sub(a: Self, b: Self, _sat: bool) -> Self {
+                a.wrapping_sub(b)
+            }
+            #[inline(always)]
+            fn mul(a: Self, b: Self, _sat: bool) -> Self {
+                a.wrapping_mul(b)
+            }
+            #[inline(always)]
+            fn max(a: Self, b: Self) -> Self {
+                Ord::max(a, b)
+            }
+            #[inline(always)]
+            fn min(a: Self, b: Self) -> Self {
+                Ord::min(a, b)
             }
         }
     )*};
@@ -62,12 +86,44 @@ impl Arith for f32 {
     fn add(a: Self, b: Self, _sat: bool) -> Self {
         a + b
     }
+    #[inline(always)]
+    fn sub(a: Self, b: Self, _sat: bool) -> Self {
+        a - b
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self, _sat: bool) -> Self {
+        a * b
+    }
+    #[inline(always)]
+    fn max(a: Self, b: Self) -> Self {
+        nan_max(a, b)
+    }
+    #[inline(always)]
+    fn min(a: Self, b: Self) -> Self {
+        nan_min(a, b)
+    }
 }
 
 impl Arith for f64 {
     #[inline(always)]
     fn add(a: Self, b: Self, _sat: bool) -> Self {
         a + b
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self, _sat: bool) -> Self {
+        a - b
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self, _sat: bool) -> Self {
+        a * b
+    }
+    #[inline(always)]
+    fn max(a: Self, b: Self) -> Self {
+        nan_max(a, b)
+    }
+    #[inline(always)]
+    fn min(a: Self, b: Self) -> Self {
+        nan_min(a, b)
     }
 }
 
@@ -76,12 +132,70 @@ impl Arith for f16 {
     fn add(a: Self, b: Self, sat: bool) -> Self {
         round_f16(a.to_f32() + b.to_f32(), sat)
     }
+    #[inline(always)]
+    fn sub(a: Self, b: Self, sat: bool) -> Self {
+        round_f16(a.to_f32() - b.to_f32(), sat)
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self, sat: bool) -> Self {
+        round_f16(a.to_f32() * b.to_f32(), sat)
+    }
+    #[inline(always)]
+    fn max(a: Self, b: Self) -> Self {
+        nan_max(a, b)
+    }
+    #[inline(always)]
+    fn min(a: Self, b: Self) -> Self {
+        nan_min(a, b)
+    }
 }
 
 impl Arith for bf16 {
     #[inline(always)]
     fn add(a: Self, b: Self, _sat: bool) -> Self {
         bf16::from_f32(a.to_f32() + b.to_f32())
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self, _sat: bool) -> Self {
+        bf16::from_f32(a.to_f32() - b.to_f32())
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self, _sat: bool) -> Self {
+        bf16::from_f32(a.to_f32() * b.to_f32())
+    }
+    #[inline(always)]
+    fn max(a: Self, b: Self) -> Self {
+        nan_max(a, b)
+    }
+    #[inline(always)]
+    fn min(a: Self, b: Self) -> Self {
+        nan_min(a, b)
+    }
+}
+
+/// NaN-propagating maximum (IEEE ordering otherwise; `max(+0, −0)` is the first operand).
+#[inline(always)]
+fn nan_max<T: PartialOrd + Copy>(a: T, b: T) -> T {
+    #[allow(clippy::eq_op)]
+    if a != a {
+        a
+    } else if b != b || b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// NaN-propagating minimum (IEEE ordering otherwise; `min(+0, −0)` is the first operand).
+#[inline(always)]
+fn nan_min<T: PartialOrd + Copy>(a: T, b: T) -> T {
+    #[allow(clippy::eq_op)]
+    if a != a {
+        a
+    } else if b != b || b < a {
+        b
+    } else {
+        a
     }
 }
 
@@ -132,6 +246,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn max_min_propagate_nan() {
+        let nan = f16::NAN;
+        assert!(f16::max(nan, f16::ONE).is_nan());
+        assert!(f16::min(f16::ONE, nan).is_nan());
+        assert_eq!(<f32 as Arith>::max(1.0, 2.0), 2.0);
+        assert_eq!(<i16 as Arith>::min(-3, 2), -3);
+        assert_eq!(f16::sub(f16::MIN, f16::MAX, true), f16::MIN);
+        assert_eq!(
+            f16::mul(f16::from_f32(300.0), f16::from_f32(300.0), true),
+            f16::MAX
+        );
     }
 
     #[test]
