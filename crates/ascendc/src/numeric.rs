@@ -251,8 +251,8 @@ mod tests {
     #[test]
     fn max_min_propagate_nan() {
         let nan = f16::NAN;
-        assert!(f16::max(nan, f16::ONE).is_nan());
-        assert!(f16::min(f16::ONE, nan).is_nan());
+        assert!(<f16 as Arith>::max(nan, f16::ONE).is_nan());
+        assert!(<f16 as Arith>::min(f16::ONE, nan).is_nan());
         assert_eq!(<f32 as Arith>::max(1.0, 2.0), 2.0);
         assert_eq!(<i16 as Arith>::min(-3, 2), -3);
         assert_eq!(f16::sub(f16::MIN, f16::MAX, true), f16::MIN);
