@@ -1,8 +1,13 @@
 //! Errors and diagnostics: every one names the API, the parameter, the value, the rule and the
 //! kernel source line.
 
+use std::cell::Cell;
 use std::fmt;
 use std::panic::Location;
+
+thread_local! {
+    static FOREIGN: Cell<Option<SourceLoc>> = const { Cell::new(None) };
+}
 
 /// A kernel source position (Rust `#[track_caller]` location or a C++ `source_location`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -16,10 +21,26 @@ pub struct SourceLoc {
 }
 
 impl SourceLoc {
-    /// The location of the caller (through `#[track_caller]` frames).
+    /// The location of the caller (through `#[track_caller]` frames), or the foreign call site
+    /// set by [`SourceLoc::scope`].
     #[track_caller]
     pub fn caller() -> SourceLoc {
-        Location::caller().into()
+        FOREIGN
+            .with(Cell::get)
+            .unwrap_or_else(|| Location::caller().into())
+    }
+
+    /// Runs `f` with every API call inside it reporting `self` as its location: the C++ call
+    /// site of a call made through the C ABI.
+    pub fn scope<R>(self, f: impl FnOnce() -> R) -> R {
+        struct Restore(Option<SourceLoc>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                FOREIGN.with(|c| c.set(self.0));
+            }
+        }
+        let _restore = Restore(FOREIGN.with(|c| c.replace(Some(self))));
+        f()
     }
 }
 

@@ -127,6 +127,13 @@ impl GmBuffer {
             .write_bytes("GmBuffer::write_slice", offset * T::SIZE, bytes)
     }
 
+    /// The host address of the first byte, for front ends whose kernels hold raw `GM_ADDR`
+    /// pointers; every access must still go through a [`GmAddr`].
+    #[doc(hidden)]
+    pub fn host_ptr(&self) -> *mut u8 {
+        self.region.ptr
+    }
+
     /// The address of the first byte, to pass to a kernel (`GM_ADDR`).
     pub fn addr(&self) -> GmAddr {
         GmAddr {

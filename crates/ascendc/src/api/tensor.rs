@@ -136,6 +136,27 @@ impl<T: Element> LocalTensor<T> {
         self.len / T::SIZE as u32
     }
 
+    /// The handle as plain data (position, buffer, byte address, byte length, owning queue and
+    /// buffer), for front ends in other languages that hold tensors by value.
+    #[doc(hidden)]
+    pub fn to_parts(&self) -> (TPosition, Hardware, u32, u32, Option<(u32, u16)>) {
+        let owner = self.owner.map(|o| (o.queue, o.buf));
+        (self.pos, self.hw, self.addr, self.len, owner)
+    }
+
+    /// The handle [`LocalTensor::to_parts`] took apart.
+    #[doc(hidden)]
+    pub fn from_parts(
+        pos: TPosition,
+        hw: Hardware,
+        addr: u32,
+        len: u32,
+        owner: Option<(u32, u16)>,
+    ) -> Self {
+        let owner = owner.map(|(queue, buf)| Owner { queue, buf });
+        LocalTensor::raw(pos, hw, addr, len, owner)
+    }
+
     /// Length in bytes (`GetLength`).
     pub fn get_length(&self) -> u32 {
         self.len

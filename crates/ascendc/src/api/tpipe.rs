@@ -861,6 +861,35 @@ impl<P: QuePos, const DEPTH: u8> Queue for TQue<P, DEPTH> {
     }
 }
 
+/// A queue whose positions and depth are run-time values, for front ends in other languages:
+/// `TQue<pos, depth>` is [`DynQue::que`], `TQueBind<src, dst, depth>` is [`DynQue::bind`].
+#[doc(hidden)]
+pub struct DynQue {
+    q: QueueState,
+}
+
+impl DynQue {
+    /// The queue `TQue<pos, depth>`.
+    pub fn que(pos: TPosition, depth: u8) -> DynQue {
+        let (s, d) = que_positions(pos);
+        DynQue::bind(s, d, depth)
+    }
+
+    /// The queue `TQueBind<src, dst, depth>`.
+    pub fn bind(src: TPosition, dst: TPosition, depth: u8) -> DynQue {
+        DynQue {
+            q: QueueState::new(src, dst, depth),
+        }
+    }
+    queue_methods!();
+}
+
+impl Queue for DynQue {
+    fn state_mut(&mut self) -> &mut QueueState {
+        &mut self.q
+    }
+}
+
 /// Scratch memory without queue semantics (`TBuf<pos>`).
 pub struct TBuf<P: QuePos> {
     hw: Hardware,

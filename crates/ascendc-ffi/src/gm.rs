@@ -1,0 +1,93 @@
+//! `GmAlloc` / `GmFree`: GM allocations whose host addresses C++ kernels hold as `GM_ADDR`, and
+//! the lookup from such a pointer back to the simulator's bounded [`GmAddr`].
+
+use crate::abi::{call, AscGlobal, AscLoc};
+use ascendc::error::{Category, SimError};
+use ascendc::{GlobalTensor, GmAddr, GmBuffer};
+use std::collections::BTreeMap;
+use std::sync::RwLock;
+
+/// Live allocations by host start address.
+static ALLOCS: RwLock<BTreeMap<usize, GmBuffer>> = RwLock::new(BTreeMap::new());
+
+/// The GM address of host pointer `p`: inside a live allocation or one past its end.
+pub fn lookup(api: &'static str, p: *const u8) -> Result<GmAddr, SimError> {
+    let a = p as usize;
+    let allocs = ALLOCS.read().unwrap_or_else(|e| e.into_inner());
+    match allocs.range(..=a).next_back() {
+        Some((start, buf)) if a - start <= buf.len_bytes() => Ok(buf.addr().add_bytes(a - start)),
+        _ => Err(SimError::new(
+            Category::Memory,
+            api,
+            format!("GM pointer {p:p} is not inside a live GmAlloc allocation (pass GmAlloc'd memory, offset within its bounds)"),
+        )),
+    }
+}
+
+/// The simulator's `GlobalTensor<T>` for a C++ one.
+pub fn global<T: ascendc::Element>(
+    api: &'static str,
+    g: &AscGlobal,
+) -> Result<GlobalTensor<T>, SimError> {
+    let mut t = GlobalTensor::new();
+    t.set_global_buffer_with_size(lookup(api, g.ptr)?, g.size);
+    Ok(t)
+}
+
+/// `GmAlloc(size)`: a zero-filled GM allocation of `size` bytes (at least one byte is reserved so
+/// that every allocation has its own address).
+#[no_mangle]
+pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
+    let buf = GmBuffer::zeroed((size as usize).max(1));
+    let p = buf.host_ptr();
+    ALLOCS
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(p as usize, buf);
+    p
+}
+
+/// `GmFree(ptr)`: releases an allocation; a pointer that is not the start of a live allocation
+/// (double free, offset pointer, foreign memory) is an error.
+#[no_mangle]
+pub extern "C" fn ascendc_gm_free(ptr: *mut u8, loc: AscLoc) -> i32 {
+    call(loc, || {
+        let removed = ALLOCS
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&(ptr as usize));
+        match removed {
+            Some(_) => Ok(()),
+            None => Err(SimError::new(
+                Category::Memory,
+                "GmFree",
+                format!("pointer {ptr:p} is not the start of a live GmAlloc allocation (freed twice, or not from GmAlloc)"),
+            )),
+        }
+    })
+}
+
+/// Copies `len` bytes from GM at `src` into host memory `dst`, checked against the allocation
+/// (`GET_TILING_DATA` and friends).
+#[no_mangle]
+pub extern "C" fn ascendc_gm_read(dst: *mut u8, src: *const u8, len: u64, loc: AscLoc) -> i32 {
+    call(loc, || {
+        const API: &str = "GET_TILING_DATA";
+        let addr = lookup(API, src)?;
+        let end = addr.offset() as u64 + len;
+        if end > addr.region_len() as u64 {
+            return Err(SimError::new(
+                Category::Memory,
+                API,
+                format!(
+                    "reading {len} bytes at byte {} of a {}-byte GM allocation runs past its end",
+                    addr.offset(),
+                    addr.region_len()
+                ),
+            ));
+        }
+        // SAFETY: the range lies inside a live allocation; `dst` is the caller's buffer of `len` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, len as usize) };
+        Ok(())
+    })
+}

@@ -1,0 +1,78 @@
+//! `ICPU_RUN_KF`: runs a C++ kernel's blocks on simulated cores and reports the outcome.
+
+use crate::abi::{take_last_error, AscLoc};
+use ascendc::chip::ChipProfile;
+use ascendc::error::{Category, SimError};
+use ascendc::{get_block_idx, Launch};
+use std::ffi::{c_char, c_void, CStr};
+
+/// Runs one block: the C++ trampoline calls the kernel and returns 0, or 1 when the block stopped
+/// at a failed call or an exception.
+pub type BlockFn = unsafe extern "C" fn(ctx: *mut c_void) -> i32;
+
+/// The product to simulate: `$ASCENDC_PRODUCT` (`910`, `310P`, `A2`, `A3`, `310B`…) or the default.
+fn profile() -> Result<&'static ChipProfile, String> {
+    match std::env::var("ASCENDC_PRODUCT") {
+        Ok(name) => ChipProfile::by_name(&name).ok_or_else(|| {
+            format!("ASCENDC_PRODUCT={name} names no product (910, 310P, A2, A3, 310B)")
+        }),
+        Err(_) => Ok(ChipProfile::default_profile()),
+    }
+}
+
+/// Runs `block_dim` blocks of a kernel, each calling `block(ctx)` on its own simulated core, and
+/// prints the launch's diagnostics and errors to stderr. Returns 0 when every block succeeded.
+///
+/// # Safety
+/// `name` must be NUL-terminated; `block` must be safe to call with `ctx` from several threads
+/// at once.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_launch(
+    name: *const c_char,
+    block_dim: u32,
+    block: BlockFn,
+    ctx: *mut c_void,
+    loc: AscLoc,
+) -> i32 {
+    let name = CStr::from_ptr(name).to_string_lossy();
+    let at = loc.source();
+    let profile = match profile() {
+        Ok(p) => p,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 1;
+        }
+    };
+    let ctx = ctx as usize;
+    let launch = Launch::new(block_dim).profile(profile).record_trace(false);
+    let result = launch.run(|| {
+        // SAFETY: the caller guarantees `block` may run concurrently with `ctx`.
+        if unsafe { block(ctx as *mut c_void) } == 0 {
+            return Ok(());
+        }
+        let mut e = take_last_error().unwrap_or_else(|| {
+            SimError::new(
+                Category::Launch,
+                "kernel",
+                "the block stopped without an error",
+            )
+        });
+        e.block.get_or_insert(get_block_idx());
+        Err(e)
+    });
+    match result {
+        Ok(report) => {
+            for d in report.diagnostics() {
+                eprintln!("{d}");
+            }
+            0
+        }
+        Err(e) => {
+            for d in e.report.diagnostics() {
+                eprintln!("{d}");
+            }
+            eprintln!("error: kernel `{name}` launched at {at} on {profile}: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! # ascendc-ffi — the C ABI behind the C++ headers
+//!
+//! `include/kernel_operator.h` declares the Ascend C API in C++; every call forwards to one of the
+//! `extern "C"` functions here, which run the `ascendc` implementation on the current simulated
+//! core. Tensors cross the boundary as plain data ([`abi::AscLocal`], [`abi::AscGlobal`]), element
+//! types as [`ascendc::DType`] indices, and every call carries its C++ source location, so errors
+//! name the kernel's own file and line.
+//!
+//! A call returns 0 on success and 1 on failure; the C++ side then stops the block (an exception
+//! caught by the launch trampoline), and the launch reports the block's first error.
+
+pub mod abi;
+pub mod copy;
+pub mod gm;
+pub mod launch;
+pub mod pipe;
+pub mod scalar;
+pub mod sync;
+pub mod tensor;
+pub mod vec;
+
+use std::path::PathBuf;
+
+/// The directory holding `kernel_operator.h`, `tikicpulib.h`, `data_utils.h` and `acl/acl.h`.
+pub fn include_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../include"))
+}
+
+/// The name of the static library to link (`-lascendc_ffi`).
+pub const LIB_NAME: &str = "ascendc_ffi";

@@ -1,0 +1,235 @@
+//! `TPipe`, `TQue` / `TQueBind` and `TBuf` behind opaque handles owned by the C++ objects.
+
+use crate::abi::{call, dtype, position, AscLoc, AscLocal};
+use crate::with_dtype;
+use ascendc::api::tpipe::DynQue;
+use ascendc::error::SimError;
+use ascendc::position::QuePosition;
+use ascendc::{Element, LocalTensor, TBuf, TPipe, TPosition};
+
+/// A `TBuf` of any position.
+pub trait AnyTBuf {
+    /// `TPipe::InitBuffer(buf, len)`.
+    fn init(&mut self, pipe: &mut TPipe, len: u32) -> Result<(), SimError>;
+    /// `Get<T>()` (`count` < 0) or `Get<T>(count)`.
+    fn get(&self, t: ascendc::DType, count: i64) -> Result<AscLocal, SimError>;
+    /// `GetWithOffset<T>(count, offset)`.
+    fn get_with_offset(
+        &self,
+        t: ascendc::DType,
+        count: u32,
+        offset: u32,
+    ) -> Result<AscLocal, SimError>;
+}
+
+impl<P: ascendc::position::QuePos> AnyTBuf for TBuf<P> {
+    fn init(&mut self, pipe: &mut TPipe, len: u32) -> Result<(), SimError> {
+        pipe.init_tbuf(self, len)
+    }
+
+    fn get(&self, t: ascendc::DType, count: i64) -> Result<AscLocal, SimError> {
+        with_dtype!(t, T => {
+            let l: LocalTensor<T> = if count < 0 { self.get::<T>()? } else { self.get_count::<T>(count as u32)? };
+            Ok(AscLocal::of(&l))
+        })
+    }
+
+    fn get_with_offset(
+        &self,
+        t: ascendc::DType,
+        count: u32,
+        offset: u32,
+    ) -> Result<AscLocal, SimError> {
+        with_dtype!(t, T => Ok(AscLocal::of(&self.get_with_offset::<T>(count, offset)?)))
+    }
+}
+
+fn new_tbuf(pos: TPosition) -> Box<dyn AnyTBuf> {
+    use TPosition::*;
+    match pos {
+        A1 => Box::new(TBuf::<QuePosition::A1>::new()),
+        A2 => Box::new(TBuf::<QuePosition::A2>::new()),
+        B1 => Box::new(TBuf::<QuePosition::B1>::new()),
+        B2 => Box::new(TBuf::<QuePosition::B2>::new()),
+        C1 => Box::new(TBuf::<QuePosition::C1>::new()),
+        C2 => Box::new(TBuf::<QuePosition::C2>::new()),
+        CO1 => Box::new(TBuf::<QuePosition::CO1>::new()),
+        CO2 => Box::new(TBuf::<QuePosition::CO2>::new()),
+        VECIN => Box::new(TBuf::<QuePosition::VECIN>::new()),
+        VECOUT => Box::new(TBuf::<QuePosition::VECOUT>::new()),
+        SPM => Box::new(TBuf::<QuePosition::SPM>::new()),
+        TSCM => Box::new(TBuf::<QuePosition::TSCM>::new()),
+        C2PIPE2GM => Box::new(TBuf::<QuePosition::C2PIPE2GM>::new()),
+        GM => Box::new(TBuf::<QuePosition::GM>::new()),
+        VECCALC | C2PIPE2LOCAL => Box::new(TBuf::<QuePosition::VECCALC>::new()),
+    }
+}
+
+/// Constructs the kernel's `TPipe`.
+#[no_mangle]
+pub extern "C" fn ascendc_pipe_new(loc: AscLoc) -> *mut TPipe {
+    loc.source().scope(|| Box::into_raw(Box::new(TPipe::new())))
+}
+
+/// Destroys a `TPipe` made by [`ascendc_pipe_new`].
+///
+/// # Safety
+/// `pipe` comes from [`ascendc_pipe_new`] and is not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_pipe_free(pipe: *mut TPipe) {
+    drop(Box::from_raw(pipe));
+}
+
+/// `TPipe::Reset()`.
+///
+/// # Safety
+/// `pipe` comes from [`ascendc_pipe_new`].
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_pipe_reset(pipe: *mut TPipe) {
+    (*pipe).reset();
+}
+
+/// `TPipe::Destroy()`.
+///
+/// # Safety
+/// `pipe` comes from [`ascendc_pipe_new`].
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_pipe_destroy(pipe: *mut TPipe) {
+    (*pipe).destroy();
+}
+
+/// `TPipe::InitBuffer(que, num, len)`.
+///
+/// # Safety
+/// `pipe` and `que` come from their constructors.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_pipe_init_queue(
+    pipe: *mut TPipe,
+    que: *mut DynQue,
+    num: u32,
+    len: u32,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || (*pipe).init_buffer(&mut *que, num, len))
+}
+
+/// `TPipe::InitBuffer(tbuf, len)`.
+///
+/// # Safety
+/// `pipe` and `buf` come from their constructors.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_pipe_init_tbuf(
+    pipe: *mut TPipe,
+    buf: *mut Box<dyn AnyTBuf>,
+    len: u32,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || (*buf).init(&mut *pipe, len))
+}
+
+/// Constructs `TQue<pos, depth>`, or `TQueBind<src, dst, depth>` when `dst` is not 255.
+#[no_mangle]
+pub extern "C" fn ascendc_que_new(src: u8, dst: u8, depth: u8) -> *mut DynQue {
+    let pos = |i| position(i).unwrap_or(TPosition::VECCALC);
+    let q = if dst == u8::MAX {
+        DynQue::que(pos(src), depth)
+    } else {
+        DynQue::bind(pos(src), pos(dst), depth)
+    };
+    Box::into_raw(Box::new(q))
+}
+
+/// Destroys a queue made by [`ascendc_que_new`].
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`] and is not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_que_free(que: *mut DynQue) {
+    drop(Box::from_raw(que));
+}
+
+fn que_op<T: Element>(q: &mut DynQue, op: u8, t: &mut AscLocal) -> Result<(), SimError> {
+    match op {
+        0 => *t = AscLocal::of(&q.alloc_tensor::<T>()?),
+        1 => q.enque(&t.tensor::<T>()?)?,
+        2 => *t = AscLocal::of(&q.deque::<T>()?),
+        3 => q.free_tensor(&t.tensor::<T>()?)?,
+        _ => q.free_all_event()?,
+    }
+    Ok(())
+}
+
+/// `AllocTensor` (0), `EnQue` (1), `DeQue` (2), `FreeTensor` (3), `FreeAllEvent` (4) on a queue;
+/// `tensor` is the argument or receives the result.
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`]; `tensor` is valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_que_op(
+    que: *mut DynQue,
+    op: u8,
+    elem: u8,
+    tensor: *mut AscLocal,
+    loc: AscLoc,
+) -> i32 {
+    call(
+        loc,
+        || with_dtype!(dtype(elem)?, T => que_op::<T>(&mut *que, op, &mut *tensor)),
+    )
+}
+
+/// `VacantInQue` (0), `HasTensorInQue` (1), `GetTensorCountInQue` (2), `HasIdleBuffer` (3).
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`].
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_que_query(que: *const DynQue, what: u8) -> u32 {
+    let q = &*que;
+    match what {
+        0 => q.vacant_in_que() as u32,
+        1 => q.has_tensor_in_que() as u32,
+        2 => q.get_tensor_count_in_que(),
+        _ => q.has_idle_buffer() as u32,
+    }
+}
+
+/// Constructs `TBuf<pos>`.
+#[no_mangle]
+pub extern "C" fn ascendc_tbuf_new(pos: u8) -> *mut Box<dyn AnyTBuf> {
+    Box::into_raw(Box::new(new_tbuf(
+        position(pos).unwrap_or(TPosition::VECCALC),
+    )))
+}
+
+/// Destroys a `TBuf` made by [`ascendc_tbuf_new`].
+///
+/// # Safety
+/// `buf` comes from [`ascendc_tbuf_new`] and is not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_tbuf_free(buf: *mut Box<dyn AnyTBuf>) {
+    drop(Box::from_raw(buf));
+}
+
+/// `Get<T>()` (`count` < 0), `Get<T>(count)`, or `GetWithOffset<T>(count, offset)` (`offset` ≥ 0).
+///
+/// # Safety
+/// `buf` comes from [`ascendc_tbuf_new`]; `out` is valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_tbuf_get(
+    buf: *const Box<dyn AnyTBuf>,
+    elem: u8,
+    count: i64,
+    offset: i64,
+    out: *mut AscLocal,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        let t = dtype(elem)?;
+        *out = if offset < 0 {
+            (*buf).get(t, count)?
+        } else {
+            (*buf).get_with_offset(t, count as u32, offset as u32)?
+        };
+        Ok(())
+    })
+}
