@@ -1,6 +1,6 @@
 //! `ICPU_RUN_KF`: runs a C++ kernel's blocks on simulated cores and reports the outcome.
 
-use crate::abi::{take_last_error, AscLoc};
+use crate::abi::{call, take_last_error, AscLoc};
 use ascendc::chip::ChipProfile;
 use ascendc::error::{Category, SimError};
 use ascendc::{get_block_idx, Launch};
@@ -75,4 +75,21 @@ pub unsafe extern "C" fn ascendc_launch(
             1
         }
     }
+}
+
+/// Records a block's failure that did not come from an API call (a C++ exception escaping the
+/// kernel); the launch reports it as the block's error.
+///
+/// # Safety
+/// `message` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_block_error(message: *const c_char, loc: AscLoc) {
+    let msg = CStr::from_ptr(message).to_string_lossy().into_owned();
+    call(loc, || {
+        Err(SimError::new(
+            Category::Launch,
+            "kernel",
+            format!("the kernel threw a C++ exception: {msg}"),
+        ))
+    });
 }

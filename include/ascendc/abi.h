@@ -1,0 +1,120 @@
+// The C ABI of the ascendc simulator (crate ascendc-ffi). Every Ascend C call in
+// kernel_operator.h forwards to one of these functions; each returns 0 on success and 1 when
+// the simulator rejected the call (the error is recorded with the C++ source location).
+#pragma once
+
+#include <cstdint>
+#if __cplusplus >= 202002L && __has_include(<source_location>)
+#include <source_location>
+#define ASCENDC_HAS_SOURCE_LOCATION 1
+#endif
+
+namespace AscendC {
+namespace detail {
+
+// A C++ call site, filled in at the caller by a default argument: file, line and (with C++20)
+// column.
+struct Loc {
+    const char* file;
+    uint32_t line;
+    uint32_t column;
+    constexpr Loc(const char* f, uint32_t l, uint32_t c) : file(f), line(l), column(c) {}
+#ifdef ASCENDC_HAS_SOURCE_LOCATION
+    constexpr Loc(std::source_location s = std::source_location::current())
+        : file(s.file_name()), line(s.line()), column(s.column()) {}
+#else
+    constexpr Loc(const char* f = __builtin_FILE(), uint32_t l = __builtin_LINE())
+        : file(f), line(l), column(0) {}
+#endif
+};
+
+// A LocalTensor by value (layout shared with the Rust side).
+struct RawLocal {
+    uint32_t addr = 0;
+    uint32_t len = 0;
+    uint32_t ownerQueue = 0;
+    uint16_t ownerBuf = 0;
+    uint8_t pos = 0;
+    uint8_t hw = 0;
+};
+
+// A GlobalTensor by value: host pointer inside a GmAlloc allocation and element count.
+struct RawGlobal {
+    const void* ptr;
+    uint64_t size;
+};
+
+struct RawCopyParams {
+    uint16_t blockCount, blockLen, srcStride, dstStride;
+};
+
+struct RawMask {
+    uint8_t mode;  // 0 contiguous count, 1 bitwise, 2 keep the mask register
+    uint64_t lo, hi;
+};
+
+struct RawBinaryParams {
+    uint8_t blk[3];
+    uint8_t rep[3];
+};
+
+}  // namespace detail
+}  // namespace AscendC
+
+extern "C" {
+using AscLoc = AscendC::detail::Loc;
+using AscLocal = AscendC::detail::RawLocal;
+using AscGlobal = AscendC::detail::RawGlobal;
+
+void ascendc_print_last_error();
+void ascendc_block_error(const char* message, AscLoc loc);
+int32_t ascendc_launch(const char* name, uint32_t blockDim, int32_t (*block)(void*), void* ctx,
+                       AscLoc loc);
+
+void* ascendc_gm_alloc(uint64_t size);
+int32_t ascendc_gm_free(void* ptr, AscLoc loc);
+int32_t ascendc_gm_read(void* dst, const void* src, uint64_t len, AscLoc loc);
+
+uint16_t ascendc_f64_to_f16(double v);
+float ascendc_f16_to_f32(uint16_t bits);
+uint16_t ascendc_f64_to_bf16(double v);
+float ascendc_bf16_to_f32(uint16_t bits);
+
+void* ascendc_pipe_new(AscLoc loc);
+void ascendc_pipe_free(void* pipe);
+void ascendc_pipe_reset(void* pipe);
+void ascendc_pipe_destroy(void* pipe);
+int32_t ascendc_pipe_init_queue(void* pipe, void* que, uint32_t num, uint32_t len, AscLoc loc);
+int32_t ascendc_pipe_init_tbuf(void* pipe, void* buf, uint32_t len, AscLoc loc);
+void* ascendc_que_new(uint8_t src, uint8_t dst, uint8_t depth);
+void ascendc_que_free(void* que);
+int32_t ascendc_que_op(void* que, uint8_t op, uint8_t elem, AscLocal* tensor, AscLoc loc);
+uint32_t ascendc_que_query(const void* que, uint8_t what);
+void* ascendc_tbuf_new(uint8_t pos);
+void ascendc_tbuf_free(void* buf);
+int32_t ascendc_tbuf_get(const void* buf, uint8_t elem, int64_t count, int64_t offset,
+                         AscLocal* out, AscLoc loc);
+
+int32_t ascendc_local_at(uint8_t elem, const AscLocal* t, uint32_t offset, AscLocal* out,
+                         AscLoc loc);
+int32_t ascendc_local_set_size(uint8_t elem, AscLocal* t, uint32_t n, AscLoc loc);
+int32_t ascendc_local_value(uint8_t elem, const AscLocal* t, uint32_t i, uint8_t set, void* value,
+                            AscLoc loc);
+int32_t ascendc_global_value(uint8_t elem, const AscGlobal* g, uint64_t i, uint8_t set,
+                             void* value, AscLoc loc);
+
+int32_t ascendc_data_copy(uint8_t elem, uint8_t dir, const AscLocal* dstL, const AscGlobal* dstG,
+                          const AscLocal* srcL, const AscGlobal* srcG,
+                          const AscendC::detail::RawCopyParams* params, uint32_t count,
+                          AscLoc loc);
+
+int32_t ascendc_vec_binary(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src0,
+                           const AscLocal* src1, int32_t count, const AscendC::detail::RawMask* mask,
+                           uint8_t repeat, const AscendC::detail::RawBinaryParams* params,
+                           AscLoc loc);
+
+int32_t ascendc_pipe_barrier(uint8_t pipe, AscLoc loc);
+int32_t ascendc_flag(uint8_t event, uint32_t id, uint8_t wait, AscLoc loc);
+uint32_t ascendc_get_block_idx();
+uint32_t ascendc_get_block_num();
+}

@@ -1,0 +1,31 @@
+// PipeBarrier, SetFlag / WaitFlag and the block index queries.
+#pragma once
+
+#include "types.h"
+
+namespace AscendC {
+
+template <pipe_t pipe>
+void PipeBarrier(detail::Loc loc = {}) {
+    detail::Check(ascendc_pipe_barrier(pipe, loc));
+}
+
+template <HardEvent event>
+void SetFlag(int32_t eventID, detail::Loc loc = {}) {
+    detail::Check(ascendc_flag(static_cast<uint8_t>(event), static_cast<uint32_t>(eventID), 0, loc));
+}
+
+template <HardEvent event>
+void WaitFlag(int32_t eventID, detail::Loc loc = {}) {
+    detail::Check(ascendc_flag(static_cast<uint8_t>(event), static_cast<uint32_t>(eventID), 1, loc));
+}
+
+inline int64_t GetBlockIdx() { return ascendc_get_block_idx(); }
+inline int64_t GetBlockNum() { return ascendc_get_block_num(); }
+
+}  // namespace AscendC
+
+// The older spelling of PipeBarrier.
+inline void pipe_barrier(pipe_t pipe, AscendC::detail::Loc loc = {}) {
+    AscendC::detail::Check(ascendc_pipe_barrier(pipe, loc));
+}

@@ -1,0 +1,141 @@
+// TPipe, TQue / TQueBind and TBuf: thin owners of simulator handles.
+#pragma once
+
+#include "tensor.h"
+
+namespace AscendC {
+namespace detail {
+
+// Queue state shared by TQue and TQueBind.
+class QueueBase {
+public:
+    QueueBase(const QueueBase&) = delete;
+    QueueBase& operator=(const QueueBase&) = delete;
+    ~QueueBase() { ascendc_que_free(handle_); }
+
+    template <typename T>
+    LocalTensor<T> AllocTensor(Loc loc = {}) {
+        RawLocal raw;
+        Check(ascendc_que_op(handle_, 0, dtype<T>, &raw, loc));
+        return LocalTensor<T>::FromRaw(raw);
+    }
+
+    template <typename T>
+    bool EnQue(const LocalTensor<T>& tensor, Loc loc = {}) {
+        RawLocal raw = tensor.Raw();
+        Check(ascendc_que_op(handle_, 1, dtype<T>, &raw, loc));
+        return true;
+    }
+
+    template <typename T>
+    LocalTensor<T> DeQue(Loc loc = {}) {
+        RawLocal raw;
+        Check(ascendc_que_op(handle_, 2, dtype<T>, &raw, loc));
+        return LocalTensor<T>::FromRaw(raw);
+    }
+
+    template <typename T>
+    void FreeTensor(const LocalTensor<T>& tensor, Loc loc = {}) {
+        RawLocal raw = tensor.Raw();
+        Check(ascendc_que_op(handle_, 3, dtype<T>, &raw, loc));
+    }
+
+    void FreeAllEvent(Loc loc = {}) {
+        RawLocal raw;
+        Check(ascendc_que_op(handle_, 4, dtype<uint8_t>, &raw, loc));
+    }
+
+    bool VacantInQue() const { return ascendc_que_query(handle_, 0) != 0; }
+    bool HasTensorInQue() const { return ascendc_que_query(handle_, 1) != 0; }
+    int32_t GetTensorCountInQue() const { return static_cast<int32_t>(ascendc_que_query(handle_, 2)); }
+    bool HasIdleBuffer() const { return ascendc_que_query(handle_, 3) != 0; }
+
+    void* Handle() const { return handle_; }
+
+protected:
+    explicit QueueBase(void* handle) : handle_(handle) {}
+
+private:
+    void* handle_;
+};
+
+constexpr uint8_t NO_DST = 0xff;
+
+}  // namespace detail
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind : public detail::QueueBase {
+public:
+    TQueBind()
+        : QueueBase(ascendc_que_new(static_cast<uint8_t>(src), static_cast<uint8_t>(dst),
+                                    static_cast<uint8_t>(depth))) {}
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public detail::QueueBase {
+public:
+    TQue() : QueueBase(ascendc_que_new(static_cast<uint8_t>(pos), detail::NO_DST, static_cast<uint8_t>(depth))) {}
+};
+
+template <TPosition pos = TPosition::LCM>
+class TBuf {
+public:
+    TBuf() : handle_(ascendc_tbuf_new(static_cast<uint8_t>(pos))) {}
+    TBuf(const TBuf&) = delete;
+    TBuf& operator=(const TBuf&) = delete;
+    ~TBuf() { ascendc_tbuf_free(handle_); }
+
+    template <typename T>
+    LocalTensor<T> Get(detail::Loc loc = {}) const {
+        return Fetch<T>(-1, -1, loc);
+    }
+    template <typename T>
+    LocalTensor<T> Get(uint32_t len, detail::Loc loc = {}) const {
+        return Fetch<T>(len, -1, loc);
+    }
+    template <typename T>
+    LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, detail::Loc loc = {}) const {
+        return Fetch<T>(size, bufOffset, loc);
+    }
+
+    void* Handle() const { return handle_; }
+
+private:
+    template <typename T>
+    LocalTensor<T> Fetch(int64_t count, int64_t offset, detail::Loc loc) const {
+        detail::RawLocal raw;
+        detail::Check(ascendc_tbuf_get(handle_, detail::dtype<T>, count, offset, &raw, loc));
+        return LocalTensor<T>::FromRaw(raw);
+    }
+
+    void* handle_;
+};
+
+class TPipe {
+public:
+    explicit TPipe(detail::Loc loc = {}) : handle_(ascendc_pipe_new(loc)) {}
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+    ~TPipe() { ascendc_pipe_free(handle_); }
+
+    template <class Que>
+    bool InitBuffer(Que& que, uint8_t num, uint32_t len, detail::Loc loc = {}) {
+        static_assert(std::is_base_of<detail::QueueBase, Que>::value, "InitBuffer(que, num, len) takes a TQue or TQueBind");
+        detail::Check(ascendc_pipe_init_queue(handle_, que.Handle(), num, len, loc));
+        return true;
+    }
+
+    template <TPosition pos>
+    bool InitBuffer(TBuf<pos>& buf, uint32_t len, detail::Loc loc = {}) {
+        detail::Check(ascendc_pipe_init_tbuf(handle_, buf.Handle(), len, loc));
+        return true;
+    }
+
+    void Reset() { ascendc_pipe_reset(handle_); }
+    void Destroy() { ascendc_pipe_destroy(handle_); }
+
+private:
+    void* handle_;
+};
+
+}  // namespace AscendC

@@ -1,0 +1,141 @@
+// Element types, positions, pipes, events and the keywords kernels are written with.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <type_traits>
+
+#include "abi.h"
+
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
+
+// Address-space and execution-space qualifiers: plain host C++ here.
+#define __aicore__
+#define __global__
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __vector__
+#define __cube__
+#define __mix__(cube, vec)
+#define GM_ADDR __gm__ uint8_t*
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+
+namespace AscendC {
+namespace detail {
+
+// A 16-bit float held as bits; arithmetic happens in float, conversions round to nearest even.
+template <uint16_t (*FromDouble)(double), float (*ToFloat)(uint16_t)>
+struct Float16Bits {
+    uint16_t bits;
+
+    Float16Bits() = default;
+    template <typename U, typename = std::enable_if_t<std::is_arithmetic<U>::value>>
+    Float16Bits(U v) : bits(FromDouble(static_cast<double>(v))) {}
+    operator float() const { return ToFloat(bits); }
+
+    Float16Bits& operator+=(float v) { return *this = float(*this) + v; }
+    Float16Bits& operator-=(float v) { return *this = float(*this) - v; }
+    Float16Bits& operator*=(float v) { return *this = float(*this) * v; }
+    Float16Bits& operator/=(float v) { return *this = float(*this) / v; }
+    Float16Bits operator-() const { return -float(*this); }
+};
+
+// Stops the running block after a failed call (caught by the launch trampoline).
+struct BlockAbort {};
+
+inline thread_local bool inKernel = false;
+
+// Turns a C ABI status into control flow: inside a kernel the block stops; outside one the
+// process reports the error and exits.
+inline void Check(int32_t status) {
+    if (status == 0) {
+        return;
+    }
+    if (inKernel) {
+        throw BlockAbort{};
+    }
+    ascendc_print_last_error();
+    std::exit(1);
+}
+
+}  // namespace detail
+}  // namespace AscendC
+
+using half = AscendC::detail::Float16Bits<ascendc_f64_to_f16, ascendc_f16_to_f32>;
+using bfloat16_t = AscendC::detail::Float16Bits<ascendc_f64_to_bf16, ascendc_bf16_to_f32>;
+static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "16-bit float layout");
+
+// Pipes, in the simulator's order.
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
+
+// CPU-debug kernel modes (all blocks run on simulated cores whatever the mode).
+enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1 };
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+    GM = 0,
+    A1,
+    A2,
+    B1,
+    B2,
+    C1,
+    C2,
+    CO1,
+    CO2,
+    VECIN,
+    VECOUT,
+    VECCALC,
+    LCM = VECCALC,
+    SPM,
+    SHM = SPM,
+    TSCM,
+    C2PIPE2GM,
+    C2PIPE2LOCAL,
+};
+using QuePosition = TPosition;
+
+enum class HardEvent : uint8_t {
+    MTE2_MTE1 = 0, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
+    MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
+    S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3,
+    MTE1_FIX, FIX_MTE1, FIX_FIX,
+};
+
+constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+
+namespace detail {
+
+// The simulator's element-type index of T (DType order).
+template <typename T> struct DTypeOf;
+#define ASCENDC_DTYPE(type, index) \
+    template <> struct DTypeOf<type> { static constexpr uint8_t value = index; };
+ASCENDC_DTYPE(int8_t, 0)
+ASCENDC_DTYPE(uint8_t, 1)
+ASCENDC_DTYPE(int16_t, 2)
+ASCENDC_DTYPE(uint16_t, 3)
+ASCENDC_DTYPE(int32_t, 4)
+ASCENDC_DTYPE(uint32_t, 5)
+ASCENDC_DTYPE(int64_t, 6)
+ASCENDC_DTYPE(uint64_t, 7)
+ASCENDC_DTYPE(half, 8)
+ASCENDC_DTYPE(bfloat16_t, 9)
+ASCENDC_DTYPE(float, 10)
+ASCENDC_DTYPE(double, 11)
+#undef ASCENDC_DTYPE
+
+template <typename T> constexpr uint8_t dtype = DTypeOf<T>::value;
+
+}  // namespace detail
+}  // namespace AscendC

@@ -1,0 +1,13 @@
+// The Ascend C kernel API for the ascendc simulator: kernels written for the device compile
+// unchanged with a host C++ compiler (C++17 or newer) and run on simulated AI cores. Every call
+// forwards to the simulator, which validates it and reports errors with this file's caller's
+// source location.
+#pragma once
+
+#include "ascendc/types.h"
+#include "ascendc/tensor.h"
+#include "ascendc/tpipe.h"
+#include "ascendc/data_copy.h"
+#include "ascendc/vec.h"
+#include "ascendc/sync.h"
+#include "ascendc/tiling.h"

@@ -1,0 +1,59 @@
+// CPU-debug launch: GmAlloc / GmFree, SetKernelMode and ICPU_RUN_KF, with every block of the
+// kernel running on its own simulated AI core.
+#pragma once
+
+#include <cstdio>
+#include <exception>
+#include <utility>
+
+#include "kernel_operator.h"
+
+namespace AscendC {
+
+// A zero-filled GM allocation of `size` bytes; kernels receive pointers into it as GM_ADDR.
+inline void* GmAlloc(size_t size) { return ascendc_gm_alloc(size); }
+
+inline void GmFree(void* ptr, detail::Loc loc = {}) { detail::Check(ascendc_gm_free(ptr, loc)); }
+
+// Accepted for source compatibility: every block runs on a simulated core whatever the mode.
+inline void SetKernelMode(KernelMode) {}
+
+namespace detail {
+
+// Runs one block: the kernel on the current simulated core; a failed call or an escaping
+// exception stops the block and becomes its error.
+template <typename F>
+int32_t RunBlock(void* ctx) noexcept {
+    inKernel = true;
+    int32_t status = 1;
+    try {
+        (*static_cast<F*>(ctx))();
+        status = 0;
+    } catch (const BlockAbort&) {
+    } catch (const std::exception& e) {
+        ascendc_block_error(e.what(), Loc("<kernel>", 0, 0));
+    } catch (...) {
+        ascendc_block_error("unknown exception", Loc("<kernel>", 0, 0));
+    }
+    inKernel = false;
+    return status;
+}
+
+// Launches `blockDim` blocks of `kernel(args...)`; a failed launch prints its errors and ends
+// the process with exit status 1.
+template <typename K, typename... A>
+void RunKernel(Loc loc, const char* name, uint32_t blockDim, K&& kernel, A&&... args) {
+    auto body = [&]() { kernel(args...); };
+    if (ascendc_launch(name, blockDim, &RunBlock<decltype(body)>, &body, loc) != 0) {
+        std::fflush(stdout);
+        std::exit(1);
+    }
+}
+
+}  // namespace detail
+}  // namespace AscendC
+
+#define ICPU_RUN_KF(func, blockDim, ...)                                                     \
+    ::AscendC::detail::RunKernel(::AscendC::detail::Loc(__FILE__, __LINE__, 0), #func,      \
+                                 static_cast<uint32_t>(blockDim), func, ##__VA_ARGS__)
+#define ICPU_SET_TILING_KEY(key) (::AscendC::detail::TilingKey() = (key))
