@@ -69,8 +69,11 @@ pub extern "C" fn ascendc_gm_free(ptr: *mut u8, loc: AscLoc) -> i32 {
 
 /// Copies `len` bytes from GM at `src` into host memory `dst`, checked against the allocation
 /// (`GET_TILING_DATA` and friends).
+///
+/// # Safety
+/// `dst` is valid for writes of `len` bytes.
 #[no_mangle]
-pub extern "C" fn ascendc_gm_read(dst: *mut u8, src: *const u8, len: u64, loc: AscLoc) -> i32 {
+pub unsafe extern "C" fn ascendc_gm_read(dst: *mut u8, src: *const u8, len: u64, loc: AscLoc) -> i32 {
     call(loc, || {
         const API: &str = "GET_TILING_DATA";
         let addr = lookup(API, src)?;
@@ -87,7 +90,7 @@ pub extern "C" fn ascendc_gm_read(dst: *mut u8, src: *const u8, len: u64, loc: A
             ));
         }
         // SAFETY: the range lies inside a live allocation; `dst` is the caller's buffer of `len` bytes.
-        unsafe { std::ptr::copy_nonoverlapping(src, dst, len as usize) };
+        std::ptr::copy_nonoverlapping(src, dst, len as usize);
         Ok(())
     })
 }
