@@ -1,0 +1,119 @@
+//! Multi-core launch: block indices, threads vs sequential, failing blocks.
+
+use ascendc::prelude::*;
+use ascendc::Category;
+
+fn tag_blocks(launch: Launch) -> Vec<u32> {
+    let out = GmBuffer::zeroed(16 * 8 * 4);
+    let a = out.addr();
+    launch
+        .run(|| {
+            let mut g = GlobalTensor::<u32>::new();
+            g.set_global_buffer(a.clone());
+            let i = get_block_idx();
+            for k in 0..8 {
+                g.set_value((i * 8 + k) as u64, i * 100 + get_block_num())?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    out.to_vec()
+}
+
+#[test]
+fn every_block_sees_its_index_threaded_and_sequential() {
+    let expect: Vec<u32> = (0..16).flat_map(|i| [i * 100 + 16; 8]).collect();
+    assert_eq!(tag_blocks(Launch::new(16)), expect);
+    assert_eq!(tag_blocks(Launch::new(16).sequential()), expect);
+    assert_eq!(tag_blocks(Launch::new(16).threads(3)), expect);
+}
+
+#[test]
+fn a_failing_block_is_named_and_the_others_finish() {
+    let out = GmBuffer::zeroed(4 * 4);
+    let a = out.addr();
+    let e = Launch::new(4)
+        .run(|| {
+            let mut g = GlobalTensor::<u32>::new();
+            g.set_global_buffer(a.clone());
+            let i = get_block_idx();
+            g.set_value(i as u64, 1)?;
+            if i == 2 {
+                pipe_barrier(PIPE_S)?;
+            }
+            Ok(())
+        })
+        .unwrap_err();
+    assert_eq!(e.errors.len(), 1);
+    assert_eq!(e.errors[0].block, Some(2));
+    assert_eq!(e.errors[0].category, Category::Sync);
+    assert!(
+        e.to_string()
+            .contains("block 2: PipeBarrier: PIPE_S is not allowed"),
+        "{e}"
+    );
+    assert_eq!(out.to_vec::<u32>(), vec![1, 1, 1, 1]);
+    assert_eq!(e.report.blocks.len(), 4);
+}
+
+#[test]
+fn an_ignored_error_still_fails_the_launch() {
+    let e = Launch::new(1)
+        .run(|| {
+            let _ = pipe_barrier(PIPE_S);
+            Ok(())
+        })
+        .unwrap_err();
+    assert_eq!(e.errors[0].api, "PipeBarrier");
+}
+
+#[test]
+fn a_panicking_kernel_is_reported_not_propagated() {
+    let e = Launch::new(2)
+        .run(|| {
+            if get_block_idx() == 1 {
+                panic!("boom");
+            }
+            Ok(())
+        })
+        .unwrap_err();
+    assert_eq!(e.errors.len(), 1);
+    assert!(e.errors[0].message.contains("the kernel panicked: boom"));
+    assert_eq!(e.errors[0].block, Some(1));
+}
+
+#[test]
+fn barriers_and_flags_are_recorded() {
+    let r = Launch::new(1)
+        .run(|| {
+            pipe_barrier(PIPE_V)?;
+            pipe_barrier(PIPE_ALL)?;
+            set_flag(HardEvent::V_MTE3, 0)?;
+            wait_flag(HardEvent::V_MTE3, 0)
+        })
+        .unwrap();
+    let b = &r.blocks[0];
+    assert_eq!(
+        (b.count(Pipe::V), b.count(Pipe::ALL), b.count(Pipe::MTE3)),
+        (2, 1, 1)
+    );
+    let e = Launch::new(1)
+        .run(|| set_flag(HardEvent::V_MTE3, 8))
+        .unwrap_err();
+    assert!(e.errors[0]
+        .message
+        .contains("`eventID` = 8 is out of range [0, 8)"));
+}
+
+#[test]
+fn inf_nan_mode_only_where_the_hardware_switches() {
+    assert!(Launch::new(1).fp16_inf_nan(true).run(|| Ok(())).is_ok());
+    let e = Launch::new(1)
+        .profile(&ascendc::chip::ASCEND310P)
+        .fp16_inf_nan(true)
+        .run(|| Ok(()))
+        .unwrap_err();
+    assert!(e.errors[0]
+        .message
+        .contains("not available on Atlas inference series"));
+}
