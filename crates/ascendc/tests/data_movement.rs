@@ -531,3 +531,70 @@ fn uninitialised_global_tensor_is_an_error() {
     });
     assert_mentions(&e, &["GlobalTensor used before SetGlobalBuffer"]);
 }
+
+#[test]
+fn c2_and_c2pipe2gm_use_64_and_128_byte_units() {
+    let words: Vec<u64> = (0..64).collect();
+    let g = GmBuffer::from_slice(&words);
+    let a = g.addr();
+    let report = run(|| {
+        let mut pipe = TPipe::new();
+        let mut c1: TQue<QuePosition::C1, 1> = TQue::new();
+        let mut c2: TQue<QuePosition::C2, 1> = TQue::new();
+        let mut fb: TQue<QuePosition::C2PIPE2GM, 1> = TQue::new();
+        pipe.init_buffer(&mut c1, 1, 512)?;
+        pipe.init_buffer(&mut c2, 1, 256)?;
+        pipe.init_buffer(&mut fb, 1, 512)?;
+        let mut gi = GlobalTensor::<u64>::new();
+        gi.set_global_buffer(a.clone());
+        let l1 = c1.alloc_tensor::<u64>()?;
+        data_copy(&l1, &gi, 64)?;
+        // Two 64-byte units with a one-unit destination gap: 16 words land at words 0..8 and 16..24.
+        let bt = c2.alloc_tensor::<u64>()?;
+        assert_eq!(bt.hardware(), ascendc::position::Hardware::BIAS);
+        data_copy(&bt, &l1, DataCopyParams::new(2, 1, 0, 1))?;
+        // One 128-byte unit into the Fixpipe buffer.
+        let f = fb.alloc_tensor::<u64>()?;
+        assert_eq!(f.hardware(), ascendc::position::Hardware::FIXBUF);
+        data_copy(&f, &l1, DataCopyParams::new(1, 1, 0, 0))?;
+        Ok(())
+    });
+    let t = &report.blocks[0].trace;
+    let ops: Vec<_> = t
+        .instructions()
+        .iter()
+        .filter(|i| i.kind == InstrKind::Op)
+        .collect();
+    assert_eq!(ops.len(), 3);
+    let bt = t.accesses(ops[1]);
+    assert_eq!(
+        (ops[1].pipe, bt[1].len, bt[1].blocks, bt[1].block_stride),
+        (Pipe::MTE1, 64, 2, 128)
+    );
+    let fbw = t.accesses(ops[2]);
+    assert_eq!((ops[2].pipe, fbw[1].len), (Pipe::FIX, 128));
+}
+
+#[test]
+fn bias_table_needs_64_byte_alignment() {
+    let e = fail(|| {
+        let mut pipe = TPipe::new();
+        let mut c1: TQue<QuePosition::C1, 1> = TQue::new();
+        let mut c2: TQue<QuePosition::C2, 1> = TQue::new();
+        pipe.init_buffer(&mut c1, 1, 512)?;
+        pipe.init_buffer(&mut c2, 1, 256)?;
+        let bt = c2.alloc_tensor::<f32>()?.at(8)?;
+        data_copy(
+            &bt,
+            &c1.alloc_tensor::<f32>()?,
+            DataCopyParams::new(1, 1, 0, 0),
+        )
+    });
+    assert_mentions(
+        &e,
+        &[
+            "destination start address 32",
+            "BIAS must be 64-byte aligned",
+        ],
+    );
+}
