@@ -224,6 +224,9 @@ impl Launch {
             errors.extend(e);
             blocks.push(b);
         }
+        if self.options.record_trace && blocks.len() > 1 {
+            diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
+        }
         let report = LaunchReport {
             profile: self.profile,
             blocks,

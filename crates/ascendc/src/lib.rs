@@ -33,6 +33,7 @@
 //! ```
 
 pub mod api;
+pub mod check;
 pub mod chip;
 pub mod core;
 pub mod dtype;

@@ -117,3 +117,38 @@ fn inf_nan_mode_only_where_the_hardware_switches() {
         .message
         .contains("not available on Atlas inference series"));
 }
+
+#[test]
+fn overlapping_gm_writes_by_different_blocks_are_reported() {
+    let out = GmBuffer::zeroed(1024);
+    let a = out.addr();
+    let kernel = |stride: u64| {
+        let a = a.clone();
+        move || {
+            let mut pipe = TPipe::new();
+            let mut q: TQue<QuePosition::VECOUT, 1> = TQue::new();
+            pipe.init_buffer(&mut q, 1, 256)?;
+            let mut g = GlobalTensor::<f32>::new();
+            g.set_global_buffer(a.clone());
+            let t = q.alloc_tensor::<f32>()?;
+            data_copy(&g.at(get_block_idx() as u64 * stride), &t, 64)
+        }
+    };
+    let r = Launch::new(3).run(kernel(32)).unwrap();
+    let d: Vec<_> = r.diagnostics().collect();
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(
+        d[0].message
+            .contains("blocks 0 and 1 both write GM bytes 128..256"),
+        "{}",
+        d[0]
+    );
+    assert!(
+        d[1].message
+            .contains("blocks 1 and 2 both write GM bytes 256..384"),
+        "{}",
+        d[1]
+    );
+    let r = Launch::new(3).run(kernel(64)).unwrap();
+    assert_eq!(r.diagnostics().count(), 0);
+}
