@@ -49,7 +49,7 @@ fn a_failing_block_is_named_and_the_others_finish() {
     assert_eq!(e.errors[0].category, Category::Sync);
     assert!(
         e.to_string()
-            .contains("block 2: PipeBarrier: PIPE_S is not allowed"),
+            .contains("block 2 (AIV_2): PipeBarrier: PIPE_S is not allowed"),
         "{e}"
     );
     assert_eq!(out.to_vec::<u32>(), vec![1, 1, 1, 1]);
@@ -151,4 +151,89 @@ fn overlapping_gm_writes_by_different_blocks_are_reported() {
     );
     let r = Launch::new(3).run(kernel(64)).unwrap();
     assert_eq!(r.diagnostics().count(), 0);
+}
+
+#[test]
+fn mixed_mode_runs_one_cube_and_two_vector_cores_per_block() {
+    use ascendc::core::CoreKind;
+    // sync-and-launch.md §7.1: A2, MIX, 2 blocks → AIC_0, AIV_0, AIV_1, AIC_1, AIV_2, AIV_3.
+    let seen = std::sync::Mutex::new(Vec::new());
+    let r = Launch::new(2)
+        .kernel_mode(KernelMode::Mix)
+        .run(|| {
+            seen.lock().unwrap().push((
+                get_block_idx(),
+                get_block_num(),
+                get_sub_block_idx(),
+                get_task_ratio(),
+            ));
+            Ok(())
+        })
+        .unwrap();
+    let names: Vec<String> = r.blocks.iter().map(|b| b.core.to_string()).collect();
+    assert_eq!(
+        names,
+        ["AIC_0", "AIV_0", "AIV_1", "AIC_1", "AIV_2", "AIV_3"]
+    );
+    let aiv3 = r
+        .blocks
+        .iter()
+        .find(|b| b.core.to_string() == "AIV_3")
+        .unwrap();
+    assert_eq!(
+        (
+            aiv3.block_idx,
+            aiv3.core.sub_block_idx,
+            aiv3.core.task_ratio
+        ),
+        (3, 1, 2)
+    );
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            (0, 2, 0, 1),
+            (0, 2, 0, 2),
+            (1, 2, 0, 1),
+            (1, 2, 1, 2),
+            (2, 2, 0, 2),
+            (3, 2, 1, 2)
+        ]
+    );
+    assert_eq!(r.blocks[0].core.kind, CoreKind::Aic);
+    // Coupled products ignore the mode.
+    let r = Launch::new(2)
+        .profile(&ascendc::chip::ASCEND310P)
+        .kernel_mode(KernelMode::Mix)
+        .run(|| Ok(()))
+        .unwrap();
+    assert_eq!(r.blocks.len(), 2);
+    assert_eq!(r.blocks[1].core.to_string(), "CORE_1");
+    // The vendor CPU-debug library allows at most 25 mixed blocks on A2.
+    let r = Launch::new(26)
+        .kernel_mode(KernelMode::Mix)
+        .record_trace(false)
+        .run(|| Ok(()))
+        .unwrap();
+    assert!(r
+        .diagnostics()
+        .any(|d| d.message.contains("blockDim 26 exceeds 25")));
+}
+
+#[test]
+fn errors_name_the_core_in_mixed_mode() {
+    let e = Launch::new(1)
+        .kernel_mode(KernelMode::Mix)
+        .run(|| {
+            if get_sub_block_idx() == 1 {
+                pipe_barrier(PIPE_S)?;
+            }
+            Ok(())
+        })
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("block 1 (AIV_1): PipeBarrier"),
+        "{e}"
+    );
 }

@@ -207,7 +207,12 @@ mod tests {
     use crate::gm::GmBuffer;
 
     fn core() -> Core {
-        Core::new(&ASCEND910B, 0, 1, CoreOptions::default())
+        Core::new(
+            &ASCEND910B,
+            crate::core::CoreId::single(crate::core::CoreKind::Aiv, 0),
+            1,
+            CoreOptions::default(),
+        )
     }
 
     #[test]
