@@ -122,8 +122,10 @@ pub struct ChipProfile {
     pub gm_ub_dtypes: DTypeSet,
     /// Element types DataCopyPad accepts.
     pub pad_dtypes: DTypeSet,
-    /// Block count limit of the vendor CPU-debug launcher (vector-only launches).
+    /// Block count limit of the vendor CPU-debug launcher for vector-only launches.
     pub cpu_debug_max_blocks: u32,
+    /// Block count limit of the vendor CPU-debug launcher for cube-only and mixed launches.
+    pub cpu_debug_max_mix_blocks: u32,
     /// System workspace the launcher reserves in GM.
     pub workspace_bytes: u32,
 }
@@ -210,6 +212,7 @@ pub static ASCEND910: ChipProfile = ChipProfile {
     gm_ub_dtypes: BASE_TYPES,
     pad_dtypes: DTypeSet::EMPTY,
     cpu_debug_max_blocks: 65535,
+    cpu_debug_max_mix_blocks: 65535,
     workspace_bytes: 2 * 1024 * KB,
 };
 
@@ -245,6 +248,7 @@ pub static ASCEND310P: ChipProfile = ChipProfile {
     gm_ub_dtypes: BASE_TYPES,
     pad_dtypes: DTypeSet::EMPTY,
     cpu_debug_max_blocks: 65535,
+    cpu_debug_max_mix_blocks: 65535,
     workspace_bytes: 2 * 1024 * KB,
 };
 
@@ -302,6 +306,7 @@ const ASCEND910B_FIELDS: ChipProfile = ChipProfile {
     gm_ub_dtypes: WITH_BF16,
     pad_dtypes: WITH_BF16,
     cpu_debug_max_blocks: 50,
+    cpu_debug_max_mix_blocks: 25,
     workspace_bytes: 16 * 1024 * KB,
 };
 
@@ -332,6 +337,7 @@ pub static ASCEND310B: ChipProfile = ChipProfile {
     gm_ub_dtypes: WITH_BF16,
     pad_dtypes: PAD_310B,
     cpu_debug_max_blocks: 65535,
+    cpu_debug_max_mix_blocks: 65535,
     workspace_bytes: 16 * 1024 * KB,
 };
 

@@ -132,12 +132,18 @@ pub struct SimError {
     pub location: Option<SourceLoc>,
     /// Block (`GetBlockIdx`) that made the call, when inside a launch.
     pub block: Option<u32>,
+    /// The core that made the call, when inside a launch.
+    pub core: Option<crate::core::CoreId>,
 }
 
 impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(b) = self.block {
-            write!(f, "block {b}: ")?;
+        match (self.block, self.core) {
+            (Some(b), Some(c)) if c.kind != crate::core::CoreKind::AiCore => {
+                write!(f, "block {b} ({c}): ")?
+            }
+            (Some(b), _) => write!(f, "block {b}: ")?,
+            _ => {}
         }
         write!(f, "{}: {} [{}]", self.api, self.message, self.category)?;
         if let Some(l) = self.location {
@@ -156,6 +162,7 @@ impl SimError {
             message: message.into(),
             location: None,
             block: None,
+            core: None,
         }
     }
 

@@ -4,27 +4,45 @@
 use crate::api::context;
 use crate::chip::ChipProfile;
 use crate::core::trace::{Pipe, Trace};
-use crate::core::{Core, CoreOptions, CountRounding};
+use crate::core::{Core, CoreId, CoreKind, CoreOptions, CountRounding};
 use crate::error::{Category, Diagnostic, Result, Severity, SimError};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
+/// Which cores each block uses on products with separate cube and vector cores (A2/A3)
+/// (`SetKernelMode`). Coupled products run one AI Core per block in every mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KernelMode {
+    /// One vector core (AIV) per block (`AIV_MODE`). The default.
+    #[default]
+    Aiv,
+    /// One cube core (AIC) per block (`AIC_MODE`).
+    Aic,
+    /// One AIC and two AIVs per block (`MIX_MODE`): the AIVs see `GetBlockIdx()` = 2·block + sub-block.
+    Mix,
+    /// One AIC and one AIV per block (`MIX_AIC_1_1`).
+    MixAic1_1,
+}
+
 /// A launch configuration (`kernel<<<blockDim, …>>>` / `ICPU_RUN_KF(kernel, blockDim, …)`).
 #[derive(Debug, Clone)]
 pub struct Launch {
     profile: &'static ChipProfile,
+    mode: KernelMode,
     block_dim: u32,
     threads: Option<usize>,
     options: CoreOptions,
 }
 
-/// What each block did.
+/// What each core did.
 #[derive(Debug)]
 pub struct BlockReport {
-    /// `GetBlockIdx()` of the block.
+    /// `GetBlockIdx()` of the core.
     pub block_idx: u32,
+    /// Which core of the launch ran it.
+    pub core: CoreId,
     /// Instructions issued per pipe, indexed by `Pipe as usize`.
     pub instr_counts: [u64; 8],
     /// The instruction record (empty when recording was off).
@@ -45,7 +63,7 @@ impl BlockReport {
 pub struct LaunchReport {
     /// The product simulated.
     pub profile: &'static ChipProfile,
-    /// Per-block reports.
+    /// Per-core reports, in launch order (block by block; in mixed mode AIC first, then its AIVs).
     pub blocks: Vec<BlockReport>,
     /// Launch-level diagnostics (e.g. limits of the vendor CPU-debug library).
     pub diagnostics: Vec<Diagnostic>,
@@ -102,6 +120,7 @@ impl Launch {
     pub fn new(block_dim: u32) -> Launch {
         Launch {
             profile: ChipProfile::default_profile(),
+            mode: KernelMode::default(),
             block_dim,
             threads: None,
             options: CoreOptions::default(),
@@ -112,6 +131,44 @@ impl Launch {
     pub fn profile(mut self, profile: &'static ChipProfile) -> Launch {
         self.profile = profile;
         self
+    }
+
+    /// Chooses the cores of each block on separated products (`SetKernelMode`).
+    pub fn kernel_mode(mut self, mode: KernelMode) -> Launch {
+        self.mode = mode;
+        self
+    }
+
+    /// The cores of the launch, in order.
+    fn cores(&self) -> Vec<CoreId> {
+        let mut cores = Vec::new();
+        for b in 0..self.block_dim {
+            if !self.profile.separated {
+                cores.push(CoreId::single(CoreKind::AiCore, b));
+                continue;
+            }
+            match self.mode {
+                KernelMode::Aiv => cores.push(CoreId::single(CoreKind::Aiv, b)),
+                KernelMode::Aic => cores.push(CoreId::single(CoreKind::Aic, b)),
+                KernelMode::MixAic1_1 => {
+                    cores.push(CoreId::single(CoreKind::Aic, b));
+                    cores.push(CoreId::single(CoreKind::Aiv, b));
+                }
+                KernelMode::Mix => {
+                    cores.push(CoreId::single(CoreKind::Aic, b));
+                    for sub in 0..2 {
+                        cores.push(CoreId {
+                            kind: CoreKind::Aiv,
+                            index: 2 * b + sub,
+                            block_idx: 2 * b + sub,
+                            sub_block_idx: sub,
+                            task_ratio: 2,
+                        });
+                    }
+                }
+            }
+        }
+        cores
     }
 
     /// Runs blocks one after another in block order on the calling thread (deterministic).
@@ -179,33 +236,41 @@ impl Launch {
                 self.profile
             ));
         }
-        if self.block_dim > self.profile.cpu_debug_max_blocks {
+        let limit = match self.mode {
+            KernelMode::Aiv => self.profile.cpu_debug_max_blocks,
+            _ => self.profile.cpu_debug_max_mix_blocks,
+        };
+        if self.block_dim > limit {
             diagnostics.push(Diagnostic {
                 severity: Severity::Warning,
                 category: Category::Launch,
                 api: "Launch",
                 message: format!(
-                    "blockDim {} exceeds {}, the vendor CPU-debug library's limit on {} (it would refuse this launch)",
-                    self.block_dim, self.profile.cpu_debug_max_blocks, self.profile.soc
+                    "blockDim {} exceeds {limit}, the vendor CPU-debug library's limit on {} in {:?} mode (it would refuse this launch)",
+                    self.block_dim, self.profile.soc, self.mode
                 ),
                 location: None,
                 block: None,
             });
         }
+        let cores = self.cores();
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .min(self.block_dim as usize);
-        let results: Mutex<Vec<(BlockReport, Option<SimError>)>> =
-            Mutex::new(Vec::with_capacity(self.block_dim as usize));
+            .min(cores.len());
+        type Outcome = (usize, BlockReport, Option<SimError>);
+        let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::with_capacity(cores.len()));
         let next = AtomicU32::new(0);
         let worker = || loop {
-            let idx = next.fetch_add(1, Ordering::Relaxed);
-            if idx >= self.block_dim {
+            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+            if i >= cores.len() {
                 break;
             }
-            let r = self.run_block(idx, &kernel);
-            results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+            let (b, e) = self.run_block(cores[i], &kernel);
+            results
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((i, b, e));
         };
         if threads <= 1 {
             worker();
@@ -217,12 +282,15 @@ impl Launch {
             });
         }
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        results.sort_by_key(|(b, _)| b.block_idx);
+        results.sort_by_key(|(i, _, _)| *i);
         let mut errors = Vec::new();
         let mut blocks = Vec::with_capacity(results.len());
-        for (b, e) in results {
+        for (_, b, e) in results {
             errors.extend(e);
             blocks.push(b);
+        }
+        if self.options.record_trace && blocks.len() > 1 {
+            diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
         }
         let report = LaunchReport {
             profile: self.profile,
@@ -236,11 +304,11 @@ impl Launch {
         }
     }
 
-    fn run_block<F>(&self, idx: u32, kernel: &F) -> (BlockReport, Option<SimError>)
+    fn run_block<F>(&self, id: CoreId, kernel: &F) -> (BlockReport, Option<SimError>)
     where
         F: Fn() -> Result<()> + Sync,
     {
-        context::install(Core::new(self.profile, idx, self.block_dim, self.options));
+        context::install(Core::new(self.profile, id, self.block_dim, self.options));
         let outcome = catch_unwind(AssertUnwindSafe(kernel));
         let core = context::take().expect("the block's core is installed");
         let (trace, diagnostics, first) = core.finish();
@@ -258,13 +326,15 @@ impl Launch {
                     "kernel",
                     format!("the kernel panicked: {msg}"),
                 );
-                e.block = Some(idx);
+                e.block = Some(id.block_idx);
+                e.core = Some(id);
                 Some(first.unwrap_or(e))
             }
         };
         (
             BlockReport {
-                block_idx: idx,
+                block_idx: id.block_idx,
+                core: id,
                 instr_counts: trace.counts(),
                 trace,
                 diagnostics,

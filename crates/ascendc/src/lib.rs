@@ -33,6 +33,7 @@
 //! ```
 
 pub mod api;
+pub mod check;
 pub mod chip;
 pub mod core;
 pub mod dtype;
@@ -43,7 +44,10 @@ pub mod numeric;
 pub mod position;
 
 pub use api::data_copy::{data_copy, DataCopyParams};
-pub use api::sync::{get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag};
+pub use api::sync::{
+    get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio, pipe_barrier, set_flag,
+    wait_flag,
+};
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
 pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
 pub use api::vec::binary::{add, add_l0};
@@ -54,7 +58,7 @@ pub use core::CountRounding;
 pub use dtype::{bf16, f16, DType, Element};
 pub use error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
 pub use gm::{GmAddr, GmBuffer};
-pub use launch::{Launch, LaunchError, LaunchReport};
+pub use launch::{KernelMode, Launch, LaunchError, LaunchReport};
 pub use position::{QuePosition, TPosition};
 
 /// `PIPE_S`.
@@ -78,10 +82,10 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 pub mod prelude {
     pub use crate::api::vec::binary::*;
     pub use crate::{
-        bf16, data_copy, f16, get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag,
-        BinaryRepeatParams, DataCopyParams, GlobalTensor, GmAddr, GmBuffer, HardEvent, Launch,
-        LocalTensor, Mask, Pipe, QuePosition, Result, TBuf, TPipe, TPosition, TQue, TQueBind,
-        UnaryRepeatParams, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2,
-        PIPE_MTE3, PIPE_S, PIPE_V,
+        bf16, data_copy, f16, get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio,
+        pipe_barrier, set_flag, wait_flag, BinaryRepeatParams, DataCopyParams, GlobalTensor,
+        GmAddr, GmBuffer, HardEvent, KernelMode, Launch, LocalTensor, Mask, Pipe, QuePosition,
+        Result, TBuf, TPipe, TPosition, TQue, TQueBind, UnaryRepeatParams, MASK_PLACEHOLDER,
+        PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
     };
 }

@@ -59,6 +59,16 @@ pub fn get_block_idx() -> u32 {
     try_with_core(|c| c.block_idx).unwrap_or(0)
 }
 
+/// `GetSubBlockIdx()`: 0 or 1 on the vector cores of a 1:2 mixed group, 0 elsewhere.
+pub fn get_sub_block_idx() -> u32 {
+    try_with_core(|c| c.id.sub_block_idx).unwrap_or(0)
+}
+
+/// `GetTaskRatio()`: 2 on the vector cores of a 1:2 mixed group, 1 elsewhere.
+pub fn get_task_ratio() -> u32 {
+    try_with_core(|c| c.id.task_ratio).unwrap_or(1)
+}
+
 /// `GetBlockNum()`: number of blocks launched (1 outside a launch).
 pub fn get_block_num() -> u32 {
     try_with_core(|c| c.block_num).unwrap_or(1)

@@ -207,7 +207,12 @@ mod tests {
     use crate::gm::GmBuffer;
 
     fn core() -> Core {
-        Core::new(&ASCEND910B, 0, 1, CoreOptions::default())
+        Core::new(
+            &ASCEND910B,
+            crate::core::CoreId::single(crate::core::CoreKind::Aiv, 0),
+            1,
+            CoreOptions::default(),
+        )
     }
 
     #[test]
@@ -272,5 +277,43 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("196608-byte UB"), "{e}");
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The one-memcpy and strided loops agree with a byte-by-byte model of the block rule.
+        #[test]
+        fn copy_matches_byte_model(
+            count in 1u32..6,
+            len in 1u64..80,
+            src_gap in 0u64..3,
+            dst_gap in 0u64..3,
+            src_off in 0u64..64,
+            dst_off in 0u64..64,
+            local_to_local in any::<bool>(),
+        ) {
+            let mut c = core();
+            let src_stride = len + src_gap * 32;
+            let dst_stride = len + dst_gap * 32;
+            let b = Blocks { count, len, src_stride, dst_stride };
+            let data: Vec<u8> = (0..2048u32).map(|i| (i * 31 % 251) as u8).collect();
+            let gm = GmBuffer::from_slice(&data);
+            let g = gm.addr();
+            let src = if local_to_local {
+                c.mem.bytes_mut(Hardware::L1)[..2048].copy_from_slice(&data);
+                Endpoint::Local(Hardware::L1, src_off)
+            } else {
+                Endpoint::Gm(&g, src_off)
+            };
+            let mut model = c.mem.bytes(Hardware::UB)[..4096].to_vec();
+            for i in 0..count as u64 {
+                for k in 0..len {
+                    model[(dst_off + i * dst_stride + k) as usize] = data[(src_off + i * src_stride + k) as usize];
+                }
+            }
+            copy(&mut c, "t", Endpoint::Local(Hardware::UB, dst_off), src, b).unwrap();
+            prop_assert_eq!(&c.mem.bytes(Hardware::UB)[..4096], &model[..]);
+        }
     }
 }

@@ -14,18 +14,23 @@ impl LocalMemory {
     /// Memories sized for `profile`, filled with a deterministic pseudo-random pattern seeded by
     /// `seed` (fresh local memory holds meaningless data, as on hardware).
     pub fn new(profile: &ChipProfile, seed: u64) -> LocalMemory {
+        // A 4 KiB pseudo-random tile per memory, repeated: deterministic, and as cheap as memset.
         let bufs = std::array::from_fn(|i| {
             let words = (profile.buffer_size[i] as usize).div_ceil(8);
             let mut s = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)) | 1;
-            (0..words)
+            let tile: Vec<u64> = (0..512)
                 .map(|_| {
                     s ^= s << 13;
                     s ^= s >> 7;
                     s ^= s << 17;
                     s
                 })
-                .collect::<Vec<u64>>()
-                .into_boxed_slice()
+                .collect();
+            let mut buf = vec![0u64; words];
+            for chunk in buf.chunks_mut(tile.len()) {
+                chunk.copy_from_slice(&tile[..chunk.len()]);
+            }
+            buf.into_boxed_slice()
         });
         LocalMemory {
             bufs,

@@ -43,10 +43,62 @@ impl Default for CoreOptions {
     }
 }
 
+/// The kind of a simulated core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CoreKind {
+    /// A coupled AI Core (cube + vector + scalar): 910, 310P, 310B.
+    AiCore,
+    /// A cube core of a separated product (A2/A3).
+    Aic,
+    /// A vector core of a separated product (A2/A3).
+    Aiv,
+}
+
+/// Which core of a launch this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CoreId {
+    /// The core's kind.
+    pub kind: CoreKind,
+    /// Index among the launch's cores of this kind (`AIV_3` has index 3).
+    pub index: u32,
+    /// `GetBlockIdx()`.
+    pub block_idx: u32,
+    /// `GetSubBlockIdx()`: 0 or 1 on the vector cores of a 1:2 mixed group, else 0.
+    pub sub_block_idx: u32,
+    /// `GetTaskRatio()`: 2 on the vector cores of a 1:2 mixed group, else 1.
+    pub task_ratio: u32,
+}
+
+impl CoreId {
+    /// The only core of block `block` of a non-mixed launch.
+    pub fn single(kind: CoreKind, block: u32) -> CoreId {
+        CoreId {
+            kind,
+            index: block,
+            block_idx: block,
+            sub_block_idx: 0,
+            task_ratio: 1,
+        }
+    }
+}
+
+impl std::fmt::Display for CoreId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let prefix = match self.kind {
+            CoreKind::AiCore => "CORE",
+            CoreKind::Aic => "AIC",
+            CoreKind::Aiv => "AIV",
+        };
+        write!(f, "{prefix}_{}", self.index)
+    }
+}
+
 /// One simulated AI core running one block of a launch.
 pub struct Core {
     /// The product being simulated.
     pub profile: &'static ChipProfile,
+    /// Which core of the launch this is.
+    pub id: CoreId,
     /// `GetBlockIdx()`.
     pub block_idx: u32,
     /// `GetBlockNum()`.
@@ -66,18 +118,20 @@ pub struct Core {
 }
 
 impl Core {
-    /// A core for block `block_idx` of `block_num`.
+    /// The core `id` of a launch of `block_num` blocks.
     pub fn new(
         profile: &'static ChipProfile,
-        block_idx: u32,
+        id: CoreId,
         block_num: u32,
         options: CoreOptions,
     ) -> Core {
+        let seed = ((id.kind as u64) << 32) | id.index as u64;
         Core {
             profile,
-            block_idx,
+            id,
+            block_idx: id.block_idx,
             block_num,
-            mem: LocalMemory::new(profile, 0x5EED_0000 + block_idx as u64),
+            mem: LocalMemory::new(profile, 0x5EED_0000 ^ seed),
             vector: VectorState::new(options.fp16_saturation),
             trace: Trace::new(options.record_trace),
             options,
@@ -159,6 +213,7 @@ impl Core {
     /// ignores still fails the launch).
     pub fn fail(&mut self, mut e: SimError, loc: SourceLoc) -> SimError {
         e.block = Some(self.block_idx);
+        e.core = Some(self.id);
         if e.location.is_none() {
             e.location = Some(loc);
         }

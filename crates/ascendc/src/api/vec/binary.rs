@@ -8,14 +8,14 @@ use crate::core::vector::{map2, REPEAT_BYTES};
 use crate::error::{Result, SourceLoc};
 use crate::numeric::Arith;
 
-fn binary<T: Arith>(
+fn binary<T: Arith, F: Fn(T, T, bool) -> T>(
     api: &'static str,
     support: &OpSupport,
     loc: SourceLoc,
     [dst, src0, src1]: [&LocalTensor<T>; 3],
     issue: Issue,
     p: BinaryRepeatParams,
-    f: fn(T, T, bool) -> T,
+    f: F,
 ) -> Result<()> {
     with_core(api, loc, |core| {
         check_dtype(core, api, T::DTYPE, support)?;
