@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <utility>
 
@@ -15,8 +16,8 @@ inline void* GmAlloc(size_t size) { return ascendc_gm_alloc(size); }
 
 inline void GmFree(void* ptr, detail::Loc loc = {}) { detail::Check(ascendc_gm_free(ptr, loc)); }
 
-// Accepted for source compatibility: every block runs on a simulated core whatever the mode.
-inline void SetKernelMode(KernelMode) {}
+// The cores each block of the following launches uses (AIV_MODE when never called).
+inline void SetKernelMode(KernelMode mode) { ascendc_set_kernel_mode(static_cast<uint8_t>(mode)); }
 
 namespace detail {
 

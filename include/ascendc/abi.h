@@ -68,6 +68,7 @@ using AscGlobal = AscendC::detail::RawGlobal;
 
 void ascendc_print_last_error();
 void ascendc_block_error(const char* message, AscLoc loc);
+void ascendc_set_kernel_mode(uint8_t mode);
 int32_t ascendc_launch(const char* name, uint32_t blockDim, int32_t (*block)(void*), void* ctx,
                        AscLoc loc);
 
@@ -117,4 +118,6 @@ int32_t ascendc_pipe_barrier(uint8_t pipe, AscLoc loc);
 int32_t ascendc_flag(uint8_t event, uint32_t id, uint8_t wait, AscLoc loc);
 uint32_t ascendc_get_block_idx();
 uint32_t ascendc_get_block_num();
+uint32_t ascendc_get_sub_block_idx();
+uint32_t ascendc_get_task_ratio();
 }

@@ -22,6 +22,8 @@ void WaitFlag(int32_t eventID, detail::Loc loc = {}) {
 
 inline int64_t GetBlockIdx() { return ascendc_get_block_idx(); }
 inline int64_t GetBlockNum() { return ascendc_get_block_num(); }
+inline int64_t GetSubBlockIdx() { return ascendc_get_sub_block_idx(); }
+inline int64_t GetTaskRatio() { return ascendc_get_task_ratio(); }
 
 }  // namespace AscendC
 

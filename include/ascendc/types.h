@@ -75,7 +75,7 @@ static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "16-bit float layout
 // Pipes, in the simulator's order.
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
 
-// CPU-debug kernel modes (all blocks run on simulated cores whatever the mode).
+// CPU-debug kernel modes (SetKernelMode).
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1 };
 
 namespace AscendC {

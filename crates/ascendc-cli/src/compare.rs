@@ -64,7 +64,10 @@ impl Outcome {
 
     /// The report with at most `show` mismatches listed.
     pub fn report(&self, show: usize) -> Report<'_> {
-        Report { outcome: self, show }
+        Report {
+            outcome: self,
+            show,
+        }
     }
 }
 
@@ -78,7 +81,11 @@ impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let o = self.outcome;
         if !o.mismatches.is_empty() {
-            writeln!(f, "{:>10}  {:>16}  {:>16}  {:>12}", "index", "expected", "actual", "rel. diff")?;
+            writeln!(
+                f,
+                "{:>10}  {:>16}  {:>16}  {:>12}",
+                "index", "expected", "actual", "rel. diff"
+            )?;
             for m in o.mismatches.iter().take(self.show) {
                 writeln!(
                     f,
@@ -205,21 +212,44 @@ mod tests {
         // rtol scales with |b| only: a = 100, b = 100.0015 with rtol 1e-5: 0.0015 <= 1e-8 + 0.001000015 → false.
         assert!(!isclose(100.0, 100.0015, &NUMPY));
         assert!(!isclose(f64::NAN, f64::NAN, &NUMPY));
-        assert!(isclose(f64::NAN, f64::NAN, &Tolerance { equal_nan: true, ..NUMPY }));
+        assert!(isclose(
+            f64::NAN,
+            f64::NAN,
+            &Tolerance {
+                equal_nan: true,
+                ..NUMPY
+            }
+        ));
         assert!(!isclose(f64::NAN, 1.0, &NUMPY));
         assert!(isclose(f64::INFINITY, f64::INFINITY, &NUMPY));
         assert!(!isclose(f64::INFINITY, f64::NEG_INFINITY, &NUMPY));
         assert!(!isclose(f64::INFINITY, 1e308, &NUMPY));
-        assert!(!isclose(1.0, f64::INFINITY, &Tolerance { rtol: 1.0, ..NUMPY }));
+        assert!(!isclose(
+            1.0,
+            f64::INFINITY,
+            &Tolerance { rtol: 1.0, ..NUMPY }
+        ));
     }
 
     #[test]
     fn decodes_every_type() {
-        assert_eq!(decode(&[0xff, 0xff, 0xff, 0x7f], DType::Int16).unwrap(), vec![-1.0, 32767.0]);
-        assert_eq!(decode(&[0x00, 0x3c, 0x00, 0xc0], DType::Half).unwrap(), vec![1.0, -2.0]);
+        assert_eq!(
+            decode(&[0xff, 0xff, 0xff, 0x7f], DType::Int16).unwrap(),
+            vec![-1.0, 32767.0]
+        );
+        assert_eq!(
+            decode(&[0x00, 0x3c, 0x00, 0xc0], DType::Half).unwrap(),
+            vec![1.0, -2.0]
+        );
         assert_eq!(decode(&[0x80, 0x3f], DType::Bfloat16).unwrap(), vec![1.0]);
-        assert_eq!(decode(&1.5f32.to_le_bytes(), DType::Float).unwrap(), vec![1.5]);
-        assert_eq!(decode(&(-7i32).to_le_bytes(), DType::Int32).unwrap(), vec![-7.0]);
+        assert_eq!(
+            decode(&1.5f32.to_le_bytes(), DType::Float).unwrap(),
+            vec![1.5]
+        );
+        assert_eq!(
+            decode(&(-7i32).to_le_bytes(), DType::Int32).unwrap(),
+            vec![-7.0]
+        );
         assert_eq!(decode(&[0xfe], DType::Int8).unwrap(), vec![-2.0]);
         assert!(decode(&[0, 0, 0], DType::Float).is_err());
     }
@@ -230,13 +260,31 @@ mod tests {
         let out = [1.0, 2.5, 3.0, f64::NAN];
         let strict = compare(&out, &golden, NUMPY).unwrap();
         assert_eq!(strict.mismatches.len(), 2);
-        assert_eq!(strict.mismatches[0], Mismatch { index: 1, expected: 2.0, actual: 2.5 });
+        assert_eq!(
+            strict.mismatches[0],
+            Mismatch {
+                index: 1,
+                expected: 2.0,
+                actual: 2.5
+            }
+        );
         assert_eq!(strict.mismatches[0].relative(), 0.25);
         assert!(!strict.passed());
-        let loose = compare(&out, &golden, Tolerance { error_ratio: 0.5, ..NUMPY }).unwrap();
+        let loose = compare(
+            &out,
+            &golden,
+            Tolerance {
+                error_ratio: 0.5,
+                ..NUMPY
+            },
+        )
+        .unwrap();
         assert!(loose.passed());
         let text = strict.report(1).to_string();
-        assert!(text.contains("2 of 4 elements not close (ratio 0.500000"), "{text}");
+        assert!(
+            text.contains("2 of 4 elements not close (ratio 0.500000"),
+            "{text}"
+        );
         assert!(text.contains("FAIL"), "{text}");
         assert!(compare(&out[..3], &golden, NUMPY).is_err());
     }

@@ -10,7 +10,11 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
 #[derive(Parser)]
-#[command(name = "ascendc", version, about = "Ascend C kernels on the ascendc simulator")]
+#[command(
+    name = "ascendc",
+    version,
+    about = "Ascend C kernels on the ascendc simulator"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -86,7 +90,8 @@ fn run(
     output: Option<PathBuf>,
     args: &[String],
 ) -> Result<ExitCode, String> {
-    let tmp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let tmp =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let exe = output.unwrap_or_else(|| tmp.path().join("kernel"));
     toolchain::compile(sources, cxxflags, std, &exe)?;
     let mut cmd = Command::new(&exe);

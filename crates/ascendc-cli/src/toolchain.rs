@@ -78,7 +78,11 @@ pub fn compile(sources: &[PathBuf], extra: &[String], std: &str, out: &Path) -> 
             cmd.arg(format!("-I{}", d.display()));
         }
     }
-    cmd.args(extra).args(sources).arg("-o").arg(out).args(libs()?);
+    cmd.args(extra)
+        .args(sources)
+        .arg("-o")
+        .arg(out)
+        .args(libs()?);
     let status = cmd
         .status()
         .map_err(|e| format!("cannot run {cxx}: {e} (install g++ or set CXX)"))?;

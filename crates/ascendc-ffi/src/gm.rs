@@ -73,7 +73,12 @@ pub extern "C" fn ascendc_gm_free(ptr: *mut u8, loc: AscLoc) -> i32 {
 /// # Safety
 /// `dst` is valid for writes of `len` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn ascendc_gm_read(dst: *mut u8, src: *const u8, len: u64, loc: AscLoc) -> i32 {
+pub unsafe extern "C" fn ascendc_gm_read(
+    dst: *mut u8,
+    src: *const u8,
+    len: u64,
+    loc: AscLoc,
+) -> i32 {
     call(loc, || {
         const API: &str = "GET_TILING_DATA";
         let addr = lookup(API, src)?;

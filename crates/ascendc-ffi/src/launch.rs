@@ -3,8 +3,30 @@
 use crate::abi::{call, take_last_error, AscLoc};
 use ascendc::chip::ChipProfile;
 use ascendc::error::{Category, SimError};
-use ascendc::{get_block_idx, Launch};
+use ascendc::{get_block_idx, KernelMode, Launch};
 use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// The mode `SetKernelMode` chose, in C++ `KernelMode` order (`u8::MAX`: not set, the library's
+/// default).
+static MODE: AtomicU8 = AtomicU8::new(u8::MAX);
+
+/// `SetKernelMode(mode)`: `MIX_MODE` (0), `AIC_MODE` (1), `AIV_MODE` (2), `MIX_AIC_1_1` (3), for
+/// the following launches.
+#[no_mangle]
+pub extern "C" fn ascendc_set_kernel_mode(mode: u8) {
+    MODE.store(mode, Ordering::Relaxed);
+}
+
+fn kernel_mode() -> KernelMode {
+    match MODE.load(Ordering::Relaxed) {
+        0 => KernelMode::Mix,
+        1 => KernelMode::Aic,
+        3 => KernelMode::MixAic1_1,
+        2 => KernelMode::Aiv,
+        _ => KernelMode::default(),
+    }
+}
 
 /// Runs one block: the C++ trampoline calls the kernel and returns 0, or 1 when the block stopped
 /// at a failed call or an exception.
@@ -44,7 +66,10 @@ pub unsafe extern "C" fn ascendc_launch(
         }
     };
     let ctx = ctx as usize;
-    let launch = Launch::new(block_dim).profile(profile).record_trace(false);
+    let launch = Launch::new(block_dim)
+        .profile(profile)
+        .kernel_mode(kernel_mode())
+        .record_trace(false);
     let result = launch.run(|| {
         // SAFETY: the caller guarantees `block` may run concurrently with `ctx`.
         if unsafe { block(ctx as *mut c_void) } == 0 {

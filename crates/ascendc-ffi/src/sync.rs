@@ -2,7 +2,10 @@
 
 use crate::abi::{call, AscLoc};
 use ascendc::error::{Category, SimError};
-use ascendc::{get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag, HardEvent, Pipe};
+use ascendc::{
+    get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio, pipe_barrier, set_flag,
+    wait_flag, HardEvent, Pipe,
+};
 
 const EVENTS: [HardEvent; HardEvent::COUNT] = {
     use HardEvent::*;
@@ -58,4 +61,16 @@ pub extern "C" fn ascendc_get_block_idx() -> u32 {
 #[no_mangle]
 pub extern "C" fn ascendc_get_block_num() -> u32 {
     get_block_num()
+}
+
+/// `GetSubBlockIdx()`.
+#[no_mangle]
+pub extern "C" fn ascendc_get_sub_block_idx() -> u32 {
+    get_sub_block_idx()
+}
+
+/// `GetTaskRatio()`.
+#[no_mangle]
+pub extern "C" fn ascendc_get_task_ratio() -> u32 {
+    get_task_ratio()
 }

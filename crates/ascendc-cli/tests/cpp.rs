@@ -1,0 +1,163 @@
+//! The C++ front end end to end: the project's C++ kernels (`tests/cpp/`) compiled with the
+//! machine's g++ by `ascendc run`, their outputs checked, and `ascendc compare` on the results.
+
+use ascendc::f16;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cpp(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/cpp")
+        .join(name)
+}
+
+fn ascendc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .args(args)
+        .output()
+        .expect("ascendc runs")
+}
+
+fn run(sources: &[&str], args: &[&str]) -> Output {
+    let paths: Vec<String> = sources
+        .iter()
+        .map(|s| cpp(s).display().to_string())
+        .collect();
+    let mut all: Vec<&str> = vec!["run"];
+    all.extend(paths.iter().map(String::as_str));
+    all.push("--");
+    all.extend(args);
+    ascendc(&all)
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn write_f32(path: &Path, v: &[f32]) {
+    std::fs::write(
+        path,
+        v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn seed000_queues_datacopy_add() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &["seed000_add.cpp", "seed000_main.cpp"],
+        &[dir.path().to_str().unwrap()],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let bytes = std::fs::read(dir.path().join("out.bin")).unwrap();
+    let got: Vec<f32> = bytes
+        .chunks_exact(2)
+        .map(|c| f16::from_le_bytes([c[0], c[1]]).to_f32())
+        .collect();
+    let want: Vec<f32> = (1..=512).map(|i| 2.0 * i as f32).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn tiled_double_buffered_add_on_8_blocks_with_bin_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 8 * 2048;
+    let x: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 0.25 - 7.0).collect();
+    let y: Vec<f32> = (0..n).map(|i| (i % 13) as f32 * 1.5 + 0.125).collect();
+    let golden: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
+    write_f32(&dir.path().join("x.bin"), &x);
+    write_f32(&dir.path().join("y.bin"), &y);
+    write_f32(&dir.path().join("golden.bin"), &golden);
+    let o = run(
+        &["add_tiled.cpp", "add_tiled_main.cpp"],
+        &[dir.path().to_str().unwrap()],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    for file in ["z_value.bin", "z_gm.bin"] {
+        let path = dir.path().join(file);
+        assert_eq!(f32s(&std::fs::read(&path).unwrap()), golden, "{file}");
+        let c = ascendc(&[
+            "compare",
+            path.to_str().unwrap(),
+            dir.path().join("golden.bin").to_str().unwrap(),
+            "--dtype",
+            "float32",
+        ]);
+        let (cout, _) = text(&c);
+        assert!(c.status.success(), "{cout}");
+        assert!(cout.contains("0 of 16384 elements not close"), "{cout}");
+    }
+}
+
+#[test]
+fn user_kernel_file_runs_unchanged() {
+    let o = run(&["user/data_copy_kernel.cpp", "user/main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("Output (dstGlobal): [2 4 6 ... 1024]"),
+        "{out}"
+    );
+    assert!(out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn misaligned_datacopy_fails_with_api_rule_and_cpp_line() {
+    let o = run(&["misaligned_copy.cpp", "misaligned_main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(!out.contains("the launch returned"), "{out}");
+    assert!(
+        err.contains("kernel `misaligned_copy`") && err.contains("failed in 2 of 2 block(s)"),
+        "{err}"
+    );
+    for block in 0..2 {
+        let line = err
+            .lines()
+            .find(|l| l.contains(&format!("block {block}")) && l.contains("DataCopy:"))
+            .unwrap_or_else(|| panic!("no error line for block {block}:\n{err}"));
+        assert!(
+            line.contains("destination start address 6 (0x6) in UB must be 32-byte aligned"),
+            "{line}"
+        );
+        assert!(line.contains("misaligned_copy.cpp:12"), "{line}");
+    }
+}
+
+#[test]
+fn flags_name_headers_and_library() {
+    let o = ascendc(&["flags"]);
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    let include = out
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("-I"))
+        .expect("an include flag");
+    assert!(
+        Path::new(include).join("kernel_operator.h").is_file(),
+        "{out}"
+    );
+    assert!(Path::new(include).join("tikicpulib.h").is_file(), "{out}");
+    let lib = out
+        .split_whitespace()
+        .find(|f| f.ends_with(".a"))
+        .expect("the library");
+    assert!(Path::new(lib).is_file(), "{out}");
+    assert!(
+        out.contains("-DASCENDC_CPU_DEBUG=1") && out.contains("-lpthread"),
+        "{out}"
+    );
+}
