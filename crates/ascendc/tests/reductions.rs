@@ -1,0 +1,390 @@
+//! Reductions: the vectors of `test-vectors.md` (Reductions), the worked examples of
+//! `reductions.md`, and the validation rules of `validation.md` for reductions.
+
+use ascendc::chip::{ASCEND310B, ASCEND310P, ASCEND910, ASCEND910B, ASCEND910_93};
+use ascendc::prelude::*;
+use ascendc::{Category, ChipProfile, Element, LaunchError, LaunchReport, Severity, SimError};
+use std::sync::Mutex;
+
+type Buf = TBuf<QuePosition::VECCALC>;
+
+/// Runs `f` on one block with a 64 KiB VECCALC buffer; returns its value and the report.
+fn run<R: Send>(
+    launch: Launch,
+    f: impl Fn(&Buf) -> Result<R> + Sync,
+) -> std::result::Result<(R, LaunchReport), LaunchError> {
+    let out = Mutex::new(None);
+    let report = launch.run(|| {
+        let mut pipe = TPipe::new();
+        let mut buf = Buf::new();
+        pipe.init_tbuf(&mut buf, 64 * 1024)?;
+        let r = f(&buf)?;
+        *out.lock().unwrap() = Some(r);
+        Ok(())
+    })?;
+    Ok((out.into_inner().unwrap().unwrap(), report))
+}
+
+fn ok<R: Send>(launch: Launch, f: impl Fn(&Buf) -> Result<R> + Sync) -> R {
+    run(launch, f).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+/// The first error of a launch that must fail.
+fn err<R: Send + std::fmt::Debug>(launch: Launch, f: impl Fn(&Buf) -> Result<R> + Sync) -> SimError {
+    run(launch, f).expect_err("the call must fail").errors[0].clone()
+}
+
+fn a2() -> Launch {
+    Launch::new(1)
+}
+
+fn on(p: &'static ChipProfile) -> Launch {
+    Launch::new(1).profile(p)
+}
+
+/// `n` elements of T at byte `offset` of the buffer.
+fn t<T: Element>(b: &Buf, offset: u32, n: u32) -> Result<LocalTensor<T>> {
+    b.get_with_offset::<T>(n, offset)
+}
+
+fn fill<T: Element>(t: &LocalTensor<T>, v: &[T]) -> Result<()> {
+    for (i, x) in v.iter().enumerate() {
+        t.set_value(i as u32, *x)?;
+    }
+    Ok(())
+}
+
+fn h(x: f32) -> f16 {
+    f16::from_f32(x)
+}
+
+fn hv(xs: &[f32]) -> Vec<f16> {
+    xs.iter().map(|&x| h(x)).collect()
+}
+
+fn bits(v: &[f16]) -> Vec<u16> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+const SENTINEL: f32 = -7.0;
+
+/// RepeatReduceSum of one repeat over `data` (padded with zeros to `lanes`) with `mask` lanes.
+fn rrs_half(launch: Launch, data: &[f32], mask: i32) -> u16 {
+    ok(launch, |b| {
+        let src = t::<f16>(b, 0, 128)?;
+        let dst = t::<f16>(b, 1024, 16)?;
+        let mut v = hv(data);
+        v.resize(128, f16::ZERO);
+        fill(&src, &v)?;
+        repeat_reduce_sum(&dst, &src, 1, mask, 0, 1, 1, 8)?;
+        Ok(dst.get_value(0)?.to_bits())
+    })
+}
+
+fn rrs_float(launch: Launch, data: &[f32], mask: i32) -> u32 {
+    ok(launch, |b| {
+        let src = t::<f32>(b, 0, 64)?;
+        let dst = t::<f32>(b, 1024, 8)?;
+        let mut v = data.to_vec();
+        v.resize(64, 0.0);
+        fill(&src, &v)?;
+        repeat_reduce_sum(&dst, &src, 1, mask, 0, 1, 1, 8)?;
+        Ok(dst.get_value(0)?.to_bits())
+    })
+}
+
+// ---- test-vectors.md R1–R4 and reductions.md §3 -------------------------------------------
+
+#[test]
+fn r1_seed_example_saturates_at_every_level_gives_35584() {
+    // The seed prints 35604, exact arithmetic: no half has that value. Level 1 saturates
+    // 120000 → 65504 and rounds −29900 → −29904; level 2 ties 35600 → 35584.
+    let r = rrs_half(a2(), &[60000.0, 60000.0, -30000.0, 100.0], 4);
+    assert_eq!(r, 0x7858);
+    assert_eq!(f16::from_bits(r).to_f32(), 35584.0);
+}
+
+#[test]
+fn r2_seed_example_in_ieee_mode_is_inf() {
+    let r = rrs_half(a2().fp16_inf_nan(true), &[60000.0, 60000.0, -30000.0, 100.0], 4);
+    assert_eq!(r, 0x7C00);
+}
+
+#[test]
+fn seed_example_saturates_on_every_product() {
+    for p in ChipProfile::all() {
+        let r = rrs_half(on(p), &[60000.0, 60000.0, -30000.0, 100.0], 4);
+        assert_eq!(r, 0x7858, "{}", p.soc);
+    }
+    let r = rrs_half(on(&ASCEND910_93).fp16_inf_nan(true), &[60000.0, 60000.0, -30000.0, 100.0], 4);
+    assert_eq!(r, 0x7C00);
+}
+
+#[test]
+fn r3_tree_order_not_sequential() {
+    let mut v = vec![1.0f32; 128];
+    v[0] = 2048.0;
+    assert_eq!(rrs_half(a2(), &v, 128), 0x683F); // 2174
+}
+
+#[test]
+fn r4_float_tree_cancels() {
+    assert_eq!(rrs_float(a2(), &[1e8, 1.0, -1e8, 1.0], 4), 0);
+}
+
+#[test]
+fn float_tree_overflows_to_inf_in_any_mode() {
+    let x = [3e38, 3e38, -3e38, 0.0];
+    assert_eq!(rrs_float(a2(), &x, 4), 0x7F80_0000);
+    assert_eq!(rrs_float(a2().fp16_inf_nan(true), &x, 4), 0x7F80_0000);
+}
+
+#[test]
+fn seed_001_kernel_2048_ones_16_repeats() {
+    let out = ok(a2(), |b| {
+        let src = t::<f16>(b, 0, 2048)?;
+        let dst = t::<f16>(b, 4096, 16)?;
+        fill(&src, &vec![f16::ONE; 2048])?;
+        repeat_reduce_sum(&dst, &src, 16, 128, 0, 1, 1, 8)?;
+        dst.to_vec()
+    });
+    assert_eq!(bits(&out), vec![0x5800; 16]); // 128.0
+}
+
+#[test]
+fn seed_snippet_four_repeats_and_strides() {
+    // Seed: RepeatReduceSum<half>(dst, src, 4, 128, 0, 1, 1, 8) on 512 contiguous halves; here with
+    // repeat r holding r + 1 in every lane, and a dst stride of 2 elements / src block stride 2.
+    let (a, b2) = ok(a2(), |b| {
+        let src = t::<f16>(b, 0, 1024)?;
+        let dst = t::<f16>(b, 4096, 16)?;
+        let v: Vec<f16> = (0..1024).map(|i| h((i / 128 + 1) as f32)).collect();
+        fill(&src, &v)?;
+        fill(&dst, &[h(SENTINEL); 16])?;
+        repeat_reduce_sum(&dst, &src, 4, 128, 0, 1, 1, 8)?;
+        let a = dst.to_vec()?;
+        // Block stride 2, repeat stride 16: repeat r reads blocks 0, 2, …, 14 of rows 2r, 2r+1.
+        repeat_reduce_sum(&dst, &src, 4, 128, 99, 2, 2, 16)?;
+        Ok((a, dst.to_vec()?))
+    });
+    assert_eq!(bits(&a[..5]), bits(&hv(&[128.0, 256.0, 384.0, 512.0, SENTINEL])));
+    // Repeat r: blocks 0–3 from row 2r (value 2r+1), blocks 4–7 from row 2r+1 (value 2r+2).
+    let s = SENTINEL;
+    let want = [192.0, 256.0, 448.0, 512.0, 704.0, s, 960.0, s];
+    assert_eq!(bits(&b2[..8]), bits(&hv(&want)));
+}
+
+// ---- WholeReduce*, BlockReduce*, PairReduceSum (R5–R8, R11, R12, §4–§6) ---------------------
+
+#[test]
+fn r5_whole_reduce_sum_bitwise_mask_is_positional() {
+    let r = ok(a2(), |b| {
+        let src = t::<f32>(b, 0, 64)?;
+        let dst = t::<f32>(b, 1024, 8)?;
+        let mut v = vec![0.0f32; 64];
+        v[..4].copy_from_slice(&[1.0, 777.0, 1e8, -1e8]);
+        fill(&src, &v)?;
+        whole_reduce_sum(&dst, &src, [0b1101u64, 0], 1, 1, 1, 8)?;
+        dst.get_value(0)
+    });
+    assert_eq!(r.to_bits(), 0x3F80_0000);
+}
+
+/// WholeReduceMax/Min of one half repeat, full mask, returning the first `n` output slots.
+fn whole_half(
+    launch: Launch,
+    data: &[f32],
+    mask: Mask,
+    max: bool,
+    order: ReduceOrder,
+) -> Vec<u16> {
+    ok(launch, |b| {
+        let src = t::<f16>(b, 0, 128)?;
+        let dst = t::<f16>(b, 1024, 16)?;
+        let mut v = hv(data);
+        v.resize(128, h(1.0));
+        fill(&src, &v)?;
+        fill(&dst, &[h(SENTINEL); 16])?;
+        if max {
+            whole_reduce_max(&dst, &src, mask, 1, 1, 1, 8, order)?;
+        } else {
+            whole_reduce_min(&dst, &src, mask, 1, 1, 1, 8, order)?;
+        }
+        Ok(bits(&dst.to_vec()?[..3]))
+    })
+}
+
+#[test]
+fn r7_whole_reduce_max_tie_takes_smallest_index() {
+    let mut v = vec![0.0; 128];
+    v[..5].copy_from_slice(&[3.0, 7.0, 7.0, 1.0, 7.0]);
+    let out = whole_half(a2(), &v, Mask::Count(128), true, ReduceOrder::ORDER_VALUE_INDEX);
+    assert_eq!(out[..2], [0x4700, 0x0001]);
+}
+
+#[test]
+fn r8_whole_reduce_max_doc_example_every_order() {
+    let mut v = vec![1.0; 128];
+    v[52] = 11.0;
+    let s = h(SENTINEL).to_bits();
+    let run = |o| whole_half(a2(), &v, Mask::Count(128), true, o);
+    assert_eq!(run(ReduceOrder::ORDER_VALUE_INDEX), [0x4980, 0x0034, s]);
+    assert_eq!(run(ReduceOrder::ORDER_INDEX_VALUE), [0x0034, 0x4980, s]);
+    assert_eq!(run(ReduceOrder::ORDER_ONLY_VALUE), [0x4980, s, s]);
+    // A uint32 index even for half: printed as two halves [3.0994e-06, 0].
+    assert_eq!(run(ReduceOrder::ORDER_ONLY_INDEX), [0x0034, 0x0000, s]);
+}
+
+#[test]
+fn whole_reduce_max_contiguous_mask_skips_disabled_lanes() {
+    let mut v = vec![0.0; 128];
+    v[..5].copy_from_slice(&[5.0, -2.0, 9.0, 9.0, 100.0]);
+    let out = whole_half(a2(), &v, Mask::Count(4), true, ReduceOrder::ORDER_VALUE_INDEX);
+    assert_eq!(out[..2], [0x4880, 0x0002]);
+}
+
+#[test]
+fn whole_reduce_min_doc_example_four_repeats() {
+    let out = ok(a2(), |b| {
+        let src = t::<f16>(b, 0, 512)?;
+        let dst = t::<f16>(b, 2048, 16)?;
+        let mut v = vec![h(9.0); 512];
+        for (r, lane, x) in [(0, 52, 1.0), (1, 100, 2.0), (2, 7, 4.0), (3, 19, 3.0)] {
+            v[r * 128 + lane] = h(x);
+        }
+        fill(&src, &v)?;
+        whole_reduce_min(&dst, &src, 128, 4, 1, 1, 8, ReduceOrder::ORDER_VALUE_INDEX)?;
+        dst.to_vec()
+    });
+    let want = [0x3C00, 0x0034, 0x4000, 0x0064, 0x4400, 0x0007, 0x4200, 0x0013];
+    assert_eq!(bits(&out[..8]), want);
+}
+
+#[test]
+fn whole_reduce_max_float_index_is_uint32_bits() {
+    let out = ok(a2(), |b| {
+        let src = t::<f32>(b, 0, 64)?;
+        let dst = t::<f32>(b, 1024, 8)?;
+        let mut v = vec![-1.0f32; 64];
+        v[63] = 2.5;
+        fill(&src, &v)?;
+        whole_reduce_max(&dst, &src, 64, 1, 1, 1, 8, ReduceOrder::ORDER_VALUE_INDEX)?;
+        dst.to_vec()
+    });
+    assert_eq!([out[0].to_bits(), out[1].to_bits()], [0x4020_0000, 63]);
+}
+
+fn block_example() -> Vec<f16> {
+    let mut v = Vec::new();
+    v.push(h(1024.0));
+    v.extend(std::iter::repeat(h(0.5)).take(15));
+    for x in [1.0, 2.0, -3.0, 0.25, 100.0, 0.0] {
+        v.extend(std::iter::repeat(h(x)).take(16));
+    }
+    v.extend([h(65504.0), h(65504.0)]);
+    v.resize(128, f16::ZERO);
+    v
+}
+
+fn block_sum(launch: Launch) -> Vec<u16> {
+    ok(launch, |b| {
+        let src = t::<f16>(b, 0, 128)?;
+        let dst = t::<f16>(b, 1024, 16)?;
+        fill(&src, &block_example())?;
+        block_reduce_sum(&dst, &src, 1, 128, 1, 1, 8)?;
+        Ok(bits(&dst.to_vec()?[..8]))
+    })
+}
+
+#[test]
+fn r6_block_reduce_sum_doc_example() {
+    let want = [1031.0, 16.0, 32.0, -48.0, 4.0, 1600.0, 0.0, 65504.0];
+    assert_eq!(block_sum(a2()), bits(&hv(&want)));
+    assert_eq!(block_sum(a2())[0], 0x6407);
+    let mut ieee = bits(&hv(&want));
+    ieee[7] = 0x7C00;
+    assert_eq!(block_sum(a2().fp16_inf_nan(true)), ieee);
+}
+
+#[test]
+fn block_reduce_sum_float_tree_cancels() {
+    let r = ok(a2(), |b| {
+        let src = t::<f32>(b, 0, 64)?;
+        let dst = t::<f32>(b, 1024, 8)?;
+        let mut v = vec![0.0f32; 64];
+        v[..4].copy_from_slice(&[1e8, 1.0, -1e8, 1.0]);
+        fill(&src, &v)?;
+        block_reduce_sum(&dst, &src, 1, 64, 1, 1, 8)?;
+        dst.get_value(0)
+    });
+    assert_eq!(r.to_bits(), 0);
+}
+
+fn block_max_float(launch: Launch) -> Vec<f32> {
+    ok(launch, |b| {
+        let src = t::<f32>(b, 0, 64)?;
+        let dst = t::<f32>(b, 1024, 8)?;
+        let v: Vec<f32> = (0..64).map(|i| ((i * 37) % 64) as f32).collect();
+        fill(&src, &v)?;
+        fill(&dst, &[SENTINEL; 8])?;
+        block_reduce_max(&dst, &src, 1, 32, 1, 1, 8)?;
+        dst.to_vec()
+    })
+}
+
+#[test]
+fn r12_block_reduce_max_empty_blocks_per_product() {
+    let maxima: Vec<f32> = (0..4)
+        .map(|blk| (0..8).map(|i| ((blk * 8 + i) * 37 % 64) as f32).fold(f32::MIN, f32::max))
+        .collect();
+    let a2_out = block_max_float(a2());
+    assert_eq!(a2_out[..4], maxima[..]);
+    assert_eq!(a2_out[4..], [SENTINEL; 4]);
+    let b_out = block_max_float(on(&ASCEND310B));
+    assert_eq!(b_out[..4], maxima[..]);
+    assert_eq!(b_out[4..], [f32::NEG_INFINITY; 4]);
+}
+
+#[test]
+fn block_reduce_min_and_dst_rep_stride_unit() {
+    // Two repeats, dstRepStride 2 → repeat 1's eight minima start 16 elements in.
+    let out = ok(a2(), |b| {
+        let src = t::<f16>(b, 0, 256)?;
+        let dst = t::<f16>(b, 1024, 32)?;
+        let v: Vec<f16> = (0..256).map(|i| h((255 - i) as f32)).collect();
+        fill(&src, &v)?;
+        fill(&dst, &[h(SENTINEL); 32])?;
+        block_reduce_min(&dst, &src, 2, 128, 2, 1, 8)?;
+        dst.to_vec()
+    });
+    let mut want = vec![SENTINEL; 32];
+    for r in 0..2 {
+        for blk in 0..8 {
+            want[16 * r + blk] = (255 - (128 * r + 16 * blk + 15)) as f32;
+        }
+    }
+    assert_eq!(bits(&out), bits(&hv(&want)));
+}
+
+fn pair_float(launch: Launch) -> Vec<f32> {
+    ok(launch, |b| {
+        let src = t::<f32>(b, 0, 64)?;
+        let dst = t::<f32>(b, 1024, 32)?;
+        let v: Vec<f32> = (1..=64).map(|i| i as f32).collect();
+        fill(&src, &v)?;
+        fill(&dst, &[SENTINEL; 32])?;
+        pair_reduce_sum(&dst, &src, 1, 62, 1, 1, 8)?;
+        dst.to_vec()
+    })
+}
+
+#[test]
+fn r11_pair_reduce_sum_doc_example_per_product() {
+    let sums: Vec<f32> = (0..31).map(|i| (4 * i + 3) as f32).collect();
+    let out = pair_float(a2());
+    assert_eq!(out[..31], sums[..]);
+    assert_eq!(out[31], SENTINEL);
+    let out = pair_float(on(&ASCEND310B));
+    assert_eq!(out[..31], sums[..]);
+    assert_eq!(out[31].to_bits(), 0);
+}
