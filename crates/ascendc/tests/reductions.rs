@@ -388,3 +388,174 @@ fn r11_pair_reduce_sum_doc_example_per_product() {
     assert_eq!(out[..31], sums[..]);
     assert_eq!(out[31].to_bits(), 0);
 }
+
+// ---- ReduceSum / ReduceMax / ReduceMin (R9, R10, §7) ----------------------------------------
+
+/// Half source of `reps` repeats whose lane 0 holds `lane0[r]` (rest 0), plus `tail` lanes.
+fn partials_half(lane0: &[f32], tail: &[f32]) -> Vec<f16> {
+    let mut v = vec![f16::ZERO; 128 * lane0.len()];
+    for (r, x) in lane0.iter().enumerate() {
+        v[128 * r] = h(*x);
+    }
+    v.extend(hv(tail));
+    v
+}
+
+fn reduce_sum_half(launch: Launch, data: Vec<f16>, level0: bool) -> u16 {
+    ok(launch, |b| {
+        let n = data.len() as u32;
+        let src = t::<f16>(b, 0, n.div_ceil(16) * 16)?;
+        let work = t::<f16>(b, 8192, 64)?;
+        let dst = t::<f16>(b, 16384, 16)?;
+        fill(&src, &data)?;
+        if level0 {
+            reduce_sum_l0(&dst, &src, &work, 128, (n / 128) as i32, 8)?;
+        } else {
+            reduce_sum(&dst, &src, &work, n as i32)?;
+        }
+        Ok(dst.get_value(0)?.to_bits())
+    })
+}
+
+#[test]
+fn r9_reduce_sum_a2_count_form_is_sequential() {
+    let d = partials_half(&[2048.0, 1.0, 1.0, 2.0], &[]);
+    assert_eq!(reduce_sum_half(a2(), d.clone(), false), 0x6801); // 2050
+    assert_eq!(reduce_sum_half(on(&ASCEND910_93), d, false), 0x6801);
+}
+
+#[test]
+fn r10_reduce_sum_tree_forms() {
+    let d = partials_half(&[2048.0, 1.0, 1.0, 2.0], &[]);
+    assert_eq!(reduce_sum_half(a2(), d.clone(), true), 0x6802); // 2052
+    for p in [&ASCEND910, &ASCEND310P, &ASCEND310B] {
+        assert_eq!(reduce_sum_half(on(p), d.clone(), false), 0x6802, "{}", p.soc);
+        assert_eq!(reduce_sum_half(on(p), d.clone(), true), 0x6802, "{}", p.soc);
+    }
+}
+
+#[test]
+fn reduce_sum_tail_repeat_per_product() {
+    // count 515: A2 adds the tail partial sequentially; 910/310P add its tree to the body last.
+    let d = partials_half(&[2048.0, 1.0, 1.0, 2.0], &[0.5, 0.5, 0.25]);
+    assert_eq!(reduce_sum_half(a2(), d.clone(), false), h(2052.0).to_bits());
+    for p in [&ASCEND910, &ASCEND310P, &ASCEND310B] {
+        assert_eq!(reduce_sum_half(on(p), d.clone(), false), h(2054.0).to_bits(), "{}", p.soc);
+    }
+}
+
+#[test]
+fn reduce_sum_float_partials_per_product() {
+    let go = |launch: Launch, level0: bool| {
+        ok(launch, |b| {
+            let src = t::<f32>(b, 0, 256)?;
+            let work = t::<f32>(b, 2048, 64)?;
+            let dst = t::<f32>(b, 4096, 8)?;
+            let mut v = vec![0.0f32; 256];
+            for (r, x) in [1e8, 1.0, -1e8, 1.0].into_iter().enumerate() {
+                v[64 * r] = x;
+            }
+            fill(&src, &v)?;
+            if level0 {
+                reduce_sum_l0(&dst, &src, &work, 64, 4, 8)?;
+            } else {
+                reduce_sum(&dst, &src, &work, 256)?;
+            }
+            Ok(dst.get_value(0)?.to_bits())
+        })
+    };
+    assert_eq!(go(a2(), false), 0x3F80_0000);
+    assert_eq!(go(a2(), true), 0);
+    assert_eq!(go(on(&ASCEND310P), false), 0);
+    assert_eq!(go(on(&ASCEND310B), false), 0);
+}
+
+#[test]
+fn reduce_sum_short_count_is_one_masked_tree() {
+    let mut v = vec![1.0f32; 100];
+    v[0] = 2048.0;
+    let d = hv(&v);
+    // Tree of 100 lanes padded with +0: the 99 ones meet 2048 only at the last levels.
+    let want = {
+        let mut lanes = d.clone();
+        lanes.resize(128, f16::ZERO);
+        let mut n = 128;
+        while n > 1 {
+            for i in 0..n / 2 {
+                lanes[i] = f16::from_f32(lanes[2 * i].to_f32() + lanes[2 * i + 1].to_f32());
+            }
+            n /= 2;
+        }
+        lanes[0].to_bits()
+    };
+    assert_eq!(want, h(2146.0).to_bits());
+    for p in ChipProfile::all() {
+        assert_eq!(reduce_sum_half(on(p), d.clone(), false), want, "{}", p.soc);
+    }
+}
+
+#[test]
+fn reduce_sum_many_repeats_tree_of_trees() {
+    // 300 repeats of ones (level 0, srcRepStride 0 re-reads one repeat): per repeat 128, then
+    // 300 partials in three groups of ≤ 128: 128·128 = 16384, 16384, 44·128 = 5632 → 38400.
+    let r = ok(a2(), |b| {
+        let src = t::<f16>(b, 0, 128)?;
+        let work = t::<f16>(b, 1024, 320)?;
+        let dst = t::<f16>(b, 2048, 16)?;
+        fill(&src, &[f16::ONE; 128])?;
+        reduce_sum_l0(&dst, &src, &work, 128, 300, 0)?;
+        Ok(dst.get_value(0)?.to_bits())
+    });
+    assert_eq!(r, h(38400.0).to_bits());
+}
+
+fn reduce_minmax_half(launch: Launch, data: &[f32], max: bool) -> [u16; 2] {
+    ok(launch, |b| {
+        let n = data.len() as u32;
+        let src = t::<f16>(b, 0, n.div_ceil(16) * 16)?;
+        let work = t::<f16>(b, 16384, 256)?;
+        let dst = t::<f16>(b, 24576, 16)?;
+        fill(&src, &hv(data))?;
+        if max {
+            reduce_max(&dst, &src, &work, n as i32, true)?;
+        } else {
+            reduce_min(&dst, &src, &work, n as i32, true)?;
+        }
+        Ok([dst.get_value(0)?.to_bits(), dst.get_value(1)?.to_bits()])
+    })
+}
+
+#[test]
+fn reduce_max_min_first_occurrence_across_repeats_and_tail() {
+    let mut v: Vec<f32> = (0..515).map(|i| (i % 50) as f32).collect();
+    v[300] = 99.0;
+    v[514] = 99.0; // tail tie: the body's earlier index wins
+    v[7] = -5.0;
+    v[400] = -5.0;
+    for p in ChipProfile::all() {
+        assert_eq!(reduce_minmax_half(on(p), &v, true), [h(99.0).to_bits(), 300], "{}", p.soc);
+        assert_eq!(reduce_minmax_half(on(p), &v, false), [h(-5.0).to_bits(), 7], "{}", p.soc);
+    }
+    // Maximum only in the tail.
+    v[513] = 1000.0;
+    assert_eq!(reduce_minmax_half(a2(), &v, true), [h(1000.0).to_bits(), 513]);
+}
+
+#[test]
+fn reduce_max_level0_index_counts_src_rep_stride() {
+    let out = ok(a2(), |b| {
+        let src = t::<f32>(b, 0, 512)?;
+        let work = t::<f32>(b, 4096, 64)?;
+        let dst = t::<f32>(b, 8192, 8)?;
+        let mut v = vec![0.0f32; 512];
+        v[2 * 128 + 5] = 3.0; // repeat 2 (srcRepStride 16 blocks = 128 floats), lane 5
+        v[2 * 128 + 100] = 9.0; // beyond the 64 lanes: never read
+        fill(&src, &v)?;
+        reduce_max_l0(&dst, &src, &work, 64, 4, 16, true)?;
+        let a = [dst.get_value(0)?.to_bits(), dst.get_value(1)?.to_bits()];
+        reduce_min_l0(&dst, &src, &work, [0b10u64, 0], 4, 16, false)?;
+        Ok((a, dst.get_value(0)?.to_bits()))
+    });
+    assert_eq!(out.0, [3.0f32.to_bits(), 261]);
+    assert_eq!(out.1, 0);
+}
