@@ -1128,11 +1128,14 @@ fn reduce_whole<T: ReduceElement>(
                     done += n;
                 }
                 let (mut value, levels) = tree_of_trees(&mut p, l as usize, sat);
+                // The levels run in place: the work buffer ends with each level's survivors.
+                if let Some(&m) = levels.get(1) {
+                    for (j, x) in p[..m].iter().enumerate() {
+                        write(ub, w + (j * s) as u64, *x);
+                    }
+                }
                 for pair in levels.windows(2) {
                     let (len, m) = (pair[0] as u64, pair[1] as u64);
-                    for j in 0..m as usize {
-                        write(ub, w + (j * s) as u64, p[j]);
-                    }
                     records.push([
                         ub_access(true, w, m * s as u64),
                         ub_access(false, w, len * s as u64),
@@ -1403,4 +1406,91 @@ pub fn reduce_min_l0<T: ReduceElement>(
         extent,
         cal_index,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::tpipe::{TBuf, TPipe};
+    use crate::launch::Launch;
+    use crate::position::QuePosition;
+    use std::sync::Mutex;
+
+    #[test]
+    fn tree_pairs_neighbours_level_by_level() {
+        // [a, b, c, d] → (a + b) + (c + d): 2048 + 1 ties to 2048 before 1 + 1 is added.
+        let mut v = [2048.0, 1.0, 1.0, 0.0].map(f16::from_f32);
+        assert_eq!(tree(&mut v, true).to_f32(), 2048.0);
+        let mut v = [2048.0, 1.0, 1.0, 1.0].map(f16::from_f32);
+        assert_eq!(tree(&mut v, true).to_f32(), 2050.0);
+    }
+
+    #[test]
+    fn checker_work_formula() {
+        // validation.md §2.7, half (E 16, L 128).
+        assert_eq!(max_index_work(1, 16, 128), 2);
+        assert_eq!(max_index_work(20, 16, 128), 50);
+        // 100 repeats: it1 200, s2 208, it2 4, s3 A(212) = 224 → 226.
+        assert_eq!(max_index_work(100, 16, 128), 226);
+        // 8192 repeats: it2 = 2·128 = 256 > L → A(s3 + c(256)) + 2.
+        let s3 = (16384 + 256u64).div_ceil(16) * 16;
+        assert_eq!(
+            max_index_work(8192, 16, 128),
+            (s3 + 4).div_ceil(16) * 16 + 2
+        );
+    }
+
+    /// Counter mode (set on the core directly, as `SetMaskCount` + `SetVectorMask` would):
+    /// N = 130 halves run two repeats, the second with lanes 0 and 1 only.
+    #[test]
+    fn counter_mode_with_mask_placeholder() {
+        let out = Mutex::new(Vec::new());
+        let report = Launch::new(1)
+            .run(|| {
+                let mut pipe = TPipe::new();
+                let mut buf = TBuf::<QuePosition::VECCALC>::new();
+                pipe.init_tbuf(&mut buf, 4096)?;
+                let src = buf.get_with_offset::<f16>(256, 0)?;
+                let dst = buf.get_with_offset::<f16>(16, 1024)?;
+                for i in 0..256 {
+                    src.set_value(i, f16::from_f32(if i == 129 { 5.0 } else { 1.0 }))?;
+                }
+                let loc = SourceLoc::caller();
+                with_core("test", loc, |core| {
+                    core.vector.counter_mode = true;
+                    core.vector.mask = [130, 0];
+                    Ok(())
+                })?;
+                whole_reduce_sum(&dst, &src, Mask::Keep, 1, 1, 1, 8)?;
+                let sums = [dst.get_value(0)?, dst.get_value(1)?];
+                whole_reduce_max(
+                    &dst,
+                    &src,
+                    Mask::Keep,
+                    1,
+                    1,
+                    1,
+                    8,
+                    ReduceOrder::ORDER_VALUE_INDEX,
+                )?;
+                let mut v = sums.to_vec();
+                v.extend(dst.to_vec()?[..4].iter().copied());
+                // A contiguous mask in counter mode becomes a bit pattern: warned about.
+                whole_reduce_sum(&dst, &src, 3, 1, 1, 1, 8)?;
+                *out.lock().unwrap() = v;
+                Ok(())
+            })
+            .unwrap();
+        let v: Vec<u16> = out
+            .into_inner()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        let h = |x: f32| f16::from_f32(x).to_bits();
+        assert_eq!(v, [h(128.0), h(6.0), h(1.0), 0, h(5.0), 1]);
+        assert!(report.diagnostics().any(|d| d
+            .message
+            .contains("counter mode with the contiguous `mask` = 3")));
+    }
 }
