@@ -51,6 +51,11 @@ pub use api::sync::{
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
 pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
 pub use api::vec::binary::{add, add_l0};
+pub use api::vec::reduce::{
+    block_reduce_max, block_reduce_min, block_reduce_sum, pair_reduce_sum, reduce_max,
+    reduce_max_l0, reduce_min, reduce_min_l0, reduce_sum, reduce_sum_l0, repeat_reduce_sum,
+    whole_reduce_max, whole_reduce_min, whole_reduce_sum, ReduceElement, ReduceOrder,
+};
 pub use api::vec::{BinaryRepeatParams, Mask, UnaryRepeatParams, MASK_PLACEHOLDER};
 pub use chip::{ChipProfile, Product};
 pub use core::trace::{HardEvent, Pipe};
@@ -81,6 +86,7 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 /// Everything a kernel usually needs: `use ascendc::prelude::*;`.
 pub mod prelude {
     pub use crate::api::vec::binary::*;
+    pub use crate::api::vec::reduce::*;
     pub use crate::{
         bf16, data_copy, f16, get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio,
         pipe_barrier, set_flag, wait_flag, BinaryRepeatParams, DataCopyParams, GlobalTensor,

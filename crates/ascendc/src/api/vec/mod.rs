@@ -2,6 +2,7 @@
 //! (mask + repeat + strides) and level-2 (element count) calls onto the vector unit.
 
 pub mod binary;
+pub mod reduce;
 pub mod support;
 
 use super::tensor::LocalTensor;
