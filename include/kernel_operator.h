@@ -9,5 +9,6 @@
 #include "ascendc/tpipe.h"
 #include "ascendc/data_copy.h"
 #include "ascendc/vec.h"
+#include "ascendc/reduce.h"
 #include "ascendc/sync.h"
 #include "ascendc/tiling.h"

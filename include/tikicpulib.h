@@ -14,7 +14,7 @@ namespace AscendC {
 // A zero-filled GM allocation of `size` bytes; kernels receive pointers into it as GM_ADDR.
 inline void* GmAlloc(size_t size) { return ascendc_gm_alloc(size); }
 
-inline void GmFree(void* ptr, detail::Loc loc = {}) { detail::Check(ascendc_gm_free(ptr, loc)); }
+inline void GmFree(void* ptr, detail::Loc loc = detail::Loc()) { detail::Check(ascendc_gm_free(ptr, loc)); }
 
 // The cores each block of the following launches uses (AIV_MODE when never called).
 inline void SetKernelMode(KernelMode mode) { ascendc_set_kernel_mode(static_cast<uint8_t>(mode)); }

@@ -12,18 +12,19 @@
 namespace AscendC {
 namespace detail {
 
-// A C++ call site, filled in at the caller by a default argument: file, line and (with C++20)
-// column.
+// A C++ call site, filled in at the caller by a default argument (`Loc loc = Loc()`): file,
+// line and, with C++20, column. The default constructor is explicit so that no other argument
+// converts to a location.
 struct Loc {
     const char* file;
     uint32_t line;
     uint32_t column;
     constexpr Loc(const char* f, uint32_t l, uint32_t c) : file(f), line(l), column(c) {}
 #ifdef ASCENDC_HAS_SOURCE_LOCATION
-    constexpr Loc(std::source_location s = std::source_location::current())
+    explicit constexpr Loc(std::source_location s = std::source_location::current())
         : file(s.file_name()), line(s.line()), column(s.column()) {}
 #else
-    constexpr Loc(const char* f = __builtin_FILE(), uint32_t l = __builtin_LINE())
+    explicit constexpr Loc(const char* f = __builtin_FILE(), uint32_t l = __builtin_LINE())
         : file(f), line(l), column(0) {}
 #endif
 };
@@ -112,6 +113,10 @@ int32_t ascendc_data_copy(uint8_t elem, uint8_t dir, const AscLocal* dstL, const
 int32_t ascendc_vec_binary(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src0,
                            const AscLocal* src1, int32_t count, const AscendC::detail::RawMask* mask,
                            uint8_t repeat, const AscendC::detail::RawBinaryParams* params,
+                           AscLoc loc);
+
+int32_t ascendc_vec_reduce(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src,
+                           const AscLocal* tmp, const AscendC::detail::RawMask* mask, const void* args,
                            AscLoc loc);
 
 int32_t ascendc_pipe_barrier(uint8_t pipe, AscLoc loc);

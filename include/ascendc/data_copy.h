@@ -30,7 +30,7 @@ inline const RawCopyParams* CopyParams(const DataCopyParams& p, RawCopyParams& o
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
-              const DataCopyParams& repeatParams, detail::Loc loc = {}) {
+              const DataCopyParams& repeatParams, detail::Loc loc = detail::Loc()) {
     detail::RawCopyParams p;
     detail::RawGlobal g = srcGlobal.Raw();
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::GM_TO_LOCAL, &dstLocal.Raw(), nullptr,
@@ -39,7 +39,7 @@ void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
-              const uint32_t calCount, detail::Loc loc = {}) {
+              const uint32_t calCount, detail::Loc loc = detail::Loc()) {
     detail::RawGlobal g = srcGlobal.Raw();
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::GM_TO_LOCAL, &dstLocal.Raw(), nullptr,
                                     nullptr, &g, nullptr, calCount, loc));
@@ -47,7 +47,7 @@ void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
 
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
-              const DataCopyParams& repeatParams, detail::Loc loc = {}) {
+              const DataCopyParams& repeatParams, detail::Loc loc = detail::Loc()) {
     detail::RawCopyParams p;
     detail::RawGlobal g = dstGlobal.Raw();
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &g,
@@ -57,7 +57,7 @@ void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
 
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
-              const uint32_t calCount, detail::Loc loc = {}) {
+              const uint32_t calCount, detail::Loc loc = detail::Loc()) {
     detail::RawGlobal g = dstGlobal.Raw();
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &g,
                                     &srcLocal.Raw(), nullptr, nullptr, calCount, loc));
@@ -65,7 +65,7 @@ void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-              const DataCopyParams& repeatParams, detail::Loc loc = {}) {
+              const DataCopyParams& repeatParams, detail::Loc loc = detail::Loc()) {
     detail::RawCopyParams p;
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_LOCAL, &dstLocal.Raw(),
                                     nullptr, &srcLocal.Raw(), nullptr,
@@ -74,7 +74,7 @@ void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-              const uint32_t calCount, detail::Loc loc = {}) {
+              const uint32_t calCount, detail::Loc loc = detail::Loc()) {
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_LOCAL, &dstLocal.Raw(),
                                     nullptr, &srcLocal.Raw(), nullptr, nullptr, calCount, loc));
 }

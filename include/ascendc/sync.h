@@ -6,17 +6,17 @@
 namespace AscendC {
 
 template <pipe_t pipe>
-void PipeBarrier(detail::Loc loc = {}) {
+void PipeBarrier(detail::Loc loc = detail::Loc()) {
     detail::Check(ascendc_pipe_barrier(pipe, loc));
 }
 
 template <HardEvent event>
-void SetFlag(int32_t eventID, detail::Loc loc = {}) {
+void SetFlag(int32_t eventID, detail::Loc loc = detail::Loc()) {
     detail::Check(ascendc_flag(static_cast<uint8_t>(event), static_cast<uint32_t>(eventID), 0, loc));
 }
 
 template <HardEvent event>
-void WaitFlag(int32_t eventID, detail::Loc loc = {}) {
+void WaitFlag(int32_t eventID, detail::Loc loc = detail::Loc()) {
     detail::Check(ascendc_flag(static_cast<uint8_t>(event), static_cast<uint32_t>(eventID), 1, loc));
 }
 
@@ -28,6 +28,6 @@ inline int64_t GetTaskRatio() { return ascendc_get_task_ratio(); }
 }  // namespace AscendC
 
 // The older spelling of PipeBarrier.
-inline void pipe_barrier(pipe_t pipe, AscendC::detail::Loc loc = {}) {
+inline void pipe_barrier(pipe_t pipe, AscendC::detail::Loc loc = AscendC::detail::Loc()) {
     AscendC::detail::Check(ascendc_pipe_barrier(pipe, loc));
 }

@@ -11,7 +11,7 @@ struct Offset {
     uint64_t value;
     Loc loc;
     template <typename I, typename = std::enable_if_t<std::is_integral<I>::value>>
-    Offset(I v, Loc l = {}) : value(static_cast<uint64_t>(v)), loc(l) {}
+    Offset(I v, Loc l = Loc()) : value(static_cast<uint64_t>(v)), loc(l) {}
 };
 
 }  // namespace detail
@@ -29,13 +29,13 @@ public:
         return out;
     }
 
-    T GetValue(uint32_t index, detail::Loc loc = {}) const {
+    T GetValue(uint32_t index, detail::Loc loc = detail::Loc()) const {
         T v;
         detail::Check(ascendc_local_value(detail::dtype<T>, &raw_, index, 0, &v, loc));
         return v;
     }
 
-    void SetValue(uint32_t index, const T& value, detail::Loc loc = {}) const {
+    void SetValue(uint32_t index, const T& value, detail::Loc loc = detail::Loc()) const {
         T v = value;
         detail::Check(ascendc_local_value(detail::dtype<T>, &raw_, index, 1, &v, loc));
     }
@@ -44,7 +44,7 @@ public:
     uint32_t GetLength() const { return raw_.len; }
     TPosition GetPosition() const { return static_cast<TPosition>(raw_.pos); }
 
-    void SetSize(uint32_t size, detail::Loc loc = {}) {
+    void SetSize(uint32_t size, detail::Loc loc = detail::Loc()) {
         detail::Check(ascendc_local_set_size(detail::dtype<T>, &raw_, size, loc));
     }
 
@@ -88,14 +88,14 @@ public:
     __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
     uint64_t GetSize() const { return size_; }
 
-    T GetValue(uint64_t index, detail::Loc loc = {}) const {
+    T GetValue(uint64_t index, detail::Loc loc = detail::Loc()) const {
         T v;
         detail::RawGlobal g = Raw();
         detail::Check(ascendc_global_value(detail::dtype<T>, &g, index, 0, &v, loc));
         return v;
     }
 
-    void SetValue(uint64_t index, const T& value, detail::Loc loc = {}) const {
+    void SetValue(uint64_t index, const T& value, detail::Loc loc = detail::Loc()) const {
         T v = value;
         detail::RawGlobal g = Raw();
         detail::Check(ascendc_global_value(detail::dtype<T>, &g, index, 1, &v, loc));

@@ -27,7 +27,7 @@
 namespace AscendC {
 namespace detail {
 
-inline void ReadTiling(void* dst, const void* tiling, uint64_t size, Loc loc = {}) {
+inline void ReadTiling(void* dst, const void* tiling, uint64_t size, Loc loc = Loc()) {
     Check(ascendc_gm_read(dst, tiling, size, loc));
 }
 

@@ -14,33 +14,33 @@ public:
     ~QueueBase() { ascendc_que_free(handle_); }
 
     template <typename T>
-    LocalTensor<T> AllocTensor(Loc loc = {}) {
+    LocalTensor<T> AllocTensor(Loc loc = Loc()) {
         RawLocal raw;
         Check(ascendc_que_op(handle_, 0, dtype<T>, &raw, loc));
         return LocalTensor<T>::FromRaw(raw);
     }
 
     template <typename T>
-    bool EnQue(const LocalTensor<T>& tensor, Loc loc = {}) {
+    bool EnQue(const LocalTensor<T>& tensor, Loc loc = Loc()) {
         RawLocal raw = tensor.Raw();
         Check(ascendc_que_op(handle_, 1, dtype<T>, &raw, loc));
         return true;
     }
 
     template <typename T>
-    LocalTensor<T> DeQue(Loc loc = {}) {
+    LocalTensor<T> DeQue(Loc loc = Loc()) {
         RawLocal raw;
         Check(ascendc_que_op(handle_, 2, dtype<T>, &raw, loc));
         return LocalTensor<T>::FromRaw(raw);
     }
 
     template <typename T>
-    void FreeTensor(const LocalTensor<T>& tensor, Loc loc = {}) {
+    void FreeTensor(const LocalTensor<T>& tensor, Loc loc = Loc()) {
         RawLocal raw = tensor.Raw();
         Check(ascendc_que_op(handle_, 3, dtype<T>, &raw, loc));
     }
 
-    void FreeAllEvent(Loc loc = {}) {
+    void FreeAllEvent(Loc loc = Loc()) {
         RawLocal raw;
         Check(ascendc_que_op(handle_, 4, dtype<uint8_t>, &raw, loc));
     }
@@ -86,15 +86,15 @@ public:
     ~TBuf() { ascendc_tbuf_free(handle_); }
 
     template <typename T>
-    LocalTensor<T> Get(detail::Loc loc = {}) const {
+    LocalTensor<T> Get(detail::Loc loc = detail::Loc()) const {
         return Fetch<T>(-1, -1, loc);
     }
     template <typename T>
-    LocalTensor<T> Get(uint32_t len, detail::Loc loc = {}) const {
+    LocalTensor<T> Get(uint32_t len, detail::Loc loc = detail::Loc()) const {
         return Fetch<T>(len, -1, loc);
     }
     template <typename T>
-    LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, detail::Loc loc = {}) const {
+    LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, detail::Loc loc = detail::Loc()) const {
         return Fetch<T>(size, bufOffset, loc);
     }
 
@@ -113,20 +113,20 @@ private:
 
 class TPipe {
 public:
-    explicit TPipe(detail::Loc loc = {}) : handle_(ascendc_pipe_new(loc)) {}
+    explicit TPipe(detail::Loc loc = detail::Loc()) : handle_(ascendc_pipe_new(loc)) {}
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
     ~TPipe() { ascendc_pipe_free(handle_); }
 
     template <class Que>
-    bool InitBuffer(Que& que, uint8_t num, uint32_t len, detail::Loc loc = {}) {
+    bool InitBuffer(Que& que, uint8_t num, uint32_t len, detail::Loc loc = detail::Loc()) {
         static_assert(std::is_base_of<detail::QueueBase, Que>::value, "InitBuffer(que, num, len) takes a TQue or TQueBind");
         detail::Check(ascendc_pipe_init_queue(handle_, que.Handle(), num, len, loc));
         return true;
     }
 
     template <TPosition pos>
-    bool InitBuffer(TBuf<pos>& buf, uint32_t len, detail::Loc loc = {}) {
+    bool InitBuffer(TBuf<pos>& buf, uint32_t len, detail::Loc loc = detail::Loc()) {
         detail::Check(ascendc_pipe_init_tbuf(handle_, buf.Handle(), len, loc));
         return true;
     }

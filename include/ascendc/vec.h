@@ -55,13 +55,13 @@ void Binary(uint8_t op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
 #define ASCENDC_BINARY_OP(Name, id)                                                              \
     template <typename T>                                                                        \
     void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                   \
-              const LocalTensor<T>& src1Local, const int32_t& calCount, detail::Loc loc = {}) {  \
+              const LocalTensor<T>& src1Local, const int32_t& calCount, detail::Loc loc = detail::Loc()) {  \
         detail::Binary(id, dstLocal, src0Local, src1Local, calCount, nullptr, 0, nullptr, loc);  \
     }                                                                                            \
     template <typename T, bool isSetMask = true>                                                 \
     void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                   \
               const LocalTensor<T>& src1Local, uint64_t mask, const uint8_t repeatTimes,         \
-              const BinaryRepeatParams& repeatParams, detail::Loc loc = {}) {                    \
+              const BinaryRepeatParams& repeatParams, detail::Loc loc = detail::Loc()) {                    \
         detail::RawMask m = detail::CountMask(isSetMask, mask);                                  \
         detail::Binary(id, dstLocal, src0Local, src1Local, 0, &m, repeatTimes, &repeatParams,    \
                        loc);                                                                     \
@@ -69,7 +69,7 @@ void Binary(uint8_t op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
     template <typename T, bool isSetMask = true>                                                 \
     void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                   \
               const LocalTensor<T>& src1Local, const uint64_t mask[], const uint8_t repeatTimes, \
-              const BinaryRepeatParams& repeatParams, detail::Loc loc = {}) {                    \
+              const BinaryRepeatParams& repeatParams, detail::Loc loc = detail::Loc()) {                    \
         detail::RawMask m = detail::BitMask(isSetMask, mask);                                    \
         detail::Binary(id, dstLocal, src0Local, src1Local, 0, &m, repeatTimes, &repeatParams,    \
                        loc);                                                                     \

@@ -161,3 +161,16 @@ fn flags_name_headers_and_library() {
         "{out}"
     );
 }
+
+#[test]
+fn repeat_reduce_sum_in_half() {
+    let o = run(
+        &["repeat_reduce_sum.cpp", "repeat_reduce_sum_main.cpp"],
+        &[],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let want: Vec<String> = (0..16).map(|r| (128 * r + 224).to_string()).collect();
+    assert!(out.starts_with(&want.join(" ")), "{out}");
+    assert!(out.contains("PASS"), "{out}");
+}

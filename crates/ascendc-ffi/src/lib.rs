@@ -14,6 +14,7 @@ pub mod copy;
 pub mod gm;
 pub mod launch;
 pub mod pipe;
+pub mod reduce;
 pub mod scalar;
 pub mod sync;
 pub mod tensor;
