@@ -99,3 +99,62 @@ pub unsafe extern "C" fn ascendc_gm_read(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn here() -> AscLoc {
+        AscLoc {
+            file: c"gm_test.cpp".as_ptr(),
+            line: 7,
+            column: 0,
+        }
+    }
+
+    #[test]
+    fn pointers_map_to_bounded_addresses() {
+        let p = ascendc_gm_alloc(64);
+        // SAFETY: 64-byte allocation; offsets stay within it or one past its end.
+        let (mid, end) = unsafe { (p.add(40), p.add(64)) };
+        let a = lookup("test", mid).unwrap();
+        assert_eq!((a.offset(), a.region_len()), (40, 64));
+        assert_eq!(lookup("test", end).unwrap().offset(), 64);
+        let e = lookup("test", 8 as *const u8).unwrap_err();
+        assert!(
+            e.message.contains("not inside a live GmAlloc allocation"),
+            "{e}"
+        );
+        assert_eq!(ascendc_gm_free(p, here()), 0);
+        assert!(lookup("test", mid).is_err());
+        assert_eq!(ascendc_gm_free(p, here()), 1);
+        let e = crate::abi::take_last_error().unwrap();
+        assert_eq!(e.api, "GmFree");
+        assert_eq!(e.location.unwrap().to_string(), "gm_test.cpp:7");
+    }
+
+    #[test]
+    fn reads_are_checked_against_the_allocation() {
+        let p = ascendc_gm_alloc(8);
+        // SAFETY: `p` holds 8 bytes.
+        unsafe { p.copy_from([1u8, 2, 3, 4, 5, 6, 7, 8].as_ptr(), 8) };
+        let mut out = [0u8; 8];
+        // SAFETY: `out` holds 8 bytes.
+        assert_eq!(
+            unsafe { ascendc_gm_read(out.as_mut_ptr(), p.add(4), 4, here()) },
+            0
+        );
+        assert_eq!(out[..4], [5, 6, 7, 8]);
+        assert_eq!(
+            unsafe { ascendc_gm_read(out.as_mut_ptr(), p.add(4), 8, here()) },
+            1
+        );
+        let e = crate::abi::take_last_error().unwrap();
+        assert!(
+            e.message
+                .contains("reading 8 bytes at byte 4 of a 8-byte GM allocation"),
+            "{e}"
+        );
+        assert_eq!(ascendc_gm_free(p, here()), 0);
+    }
+}
