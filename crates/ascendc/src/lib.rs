@@ -43,6 +43,10 @@ pub mod numeric;
 pub mod position;
 
 pub use api::data_copy::{data_copy, DataCopyParams};
+pub use api::data_copy_nz::{Nd2NzParams, Nz2NdParamsFull};
+pub use api::data_copy_pad::{
+    data_copy_pad, set_pad_value, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+};
 pub use api::sync::{get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag};
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
 pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
@@ -78,10 +82,11 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 pub mod prelude {
     pub use crate::api::vec::binary::*;
     pub use crate::{
-        bf16, data_copy, f16, get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag,
-        BinaryRepeatParams, DataCopyParams, GlobalTensor, GmAddr, GmBuffer, HardEvent, Launch,
-        LocalTensor, Mask, Pipe, QuePosition, Result, TBuf, TPipe, TPosition, TQue, TQueBind,
-        UnaryRepeatParams, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2,
-        PIPE_MTE3, PIPE_S, PIPE_V,
+        bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, pipe_barrier, set_flag,
+        set_pad_value, wait_flag, BinaryRepeatParams, DataCopyExtParams, DataCopyPadExtParams,
+        DataCopyPadParams, DataCopyParams, GlobalTensor, GmAddr, GmBuffer, HardEvent, Launch,
+        LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull, Pipe, QuePosition, Result, TBuf, TPipe,
+        TPosition, TQue, TQueBind, UnaryRepeatParams, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M,
+        PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
     };
 }
