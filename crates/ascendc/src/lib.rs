@@ -47,6 +47,7 @@ pub use api::data_copy_nz::{Nd2NzParams, Nz2NdParamsFull};
 pub use api::data_copy_pad::{
     data_copy_pad, set_pad_value, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
 };
+pub use api::data_copy_slice::{SliceInfo, K_MAX_DIM, MAX_SLICE_SIZE};
 pub use api::sync::{get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag};
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
 pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
@@ -84,9 +85,10 @@ pub mod prelude {
     pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, pipe_barrier, set_flag,
         set_pad_value, wait_flag, BinaryRepeatParams, DataCopyExtParams, DataCopyPadExtParams,
-        DataCopyPadParams, DataCopyParams, GlobalTensor, GmAddr, GmBuffer, HardEvent, Launch,
-        LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull, Pipe, QuePosition, Result, TBuf, TPipe,
-        TPosition, TQue, TQueBind, UnaryRepeatParams, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M,
-        PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
+        DataCopyPadParams, DataCopyParams, DataFormat, Element, GlobalTensor, GmAddr, GmBuffer,
+        HardEvent, Launch, LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull, Pipe, QuePosition,
+        Result, ShapeInfo, SliceInfo, TBuf, TPipe, TPosition, TQue, TQueBind, UnaryRepeatParams,
+        K_MAX_DIM, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3,
+        PIPE_S, PIPE_V,
     };
 }

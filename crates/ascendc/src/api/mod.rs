@@ -4,6 +4,7 @@ pub(crate) mod context;
 pub mod data_copy;
 pub mod data_copy_nz;
 pub mod data_copy_pad;
+pub mod data_copy_slice;
 pub mod sync;
 pub mod tensor;
 pub mod tpipe;
