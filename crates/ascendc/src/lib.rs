@@ -43,6 +43,7 @@ pub mod numeric;
 pub mod position;
 
 pub use api::data_copy::{data_copy, DataCopyParams};
+pub use api::data_copy_enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};
 pub use api::data_copy_nz::{Nd2NzParams, Nz2NdParamsFull};
 pub use api::data_copy_pad::{
     data_copy_pad, set_pad_value, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
