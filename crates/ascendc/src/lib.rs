@@ -85,11 +85,11 @@ pub mod prelude {
     pub use crate::api::vec::binary::*;
     pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, pipe_barrier, set_flag,
-        set_pad_value, wait_flag, BinaryRepeatParams, DataCopyExtParams, DataCopyPadExtParams,
-        DataCopyPadParams, DataCopyParams, DataFormat, Element, GlobalTensor, GmAddr, GmBuffer,
-        HardEvent, Launch, LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull, Pipe, QuePosition,
-        Result, ShapeInfo, SliceInfo, TBuf, TPipe, TPosition, TQue, TQueBind, UnaryRepeatParams,
-        K_MAX_DIM, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3,
-        PIPE_S, PIPE_V,
+        set_pad_value, wait_flag, BinaryRepeatParams, BlockMode, DataCopyEnhancedParams,
+        DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, DataFormat,
+        DeqScale, Element, GlobalTensor, GmAddr, GmBuffer, HardEvent, Launch, LocalTensor, Mask,
+        Nd2NzParams, Nz2NdParamsFull, PadMode, Pipe, QuePosition, Result, ShapeInfo, SliceInfo,
+        TBuf, TPipe, TPosition, TQue, TQueBind, UnaryRepeatParams, K_MAX_DIM, MASK_PLACEHOLDER,
+        PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
     };
 }
