@@ -35,10 +35,9 @@ impl<T: Element> KernelDataCopySliceGm2Ub<T> {
         let dim_value_in = 2u32;
         let dst_data_size = 96u32;
         self.dim_value = dim_value_in;
-        for i in 0..dim_value_in as usize {
-            self.src_slice_info[i] = src_slice_info_in[i];
-            self.dst_slice_info[i] = dst_slice_info_in[i];
-        }
+        let n = dim_value_in as usize;
+        self.src_slice_info[..n].copy_from_slice(&src_slice_info_in[..n]);
+        self.dst_slice_info[..n].copy_from_slice(&dst_slice_info_in[..n]);
         let src_gm_shape = [87u32, 3];
         let dst_gm_shape = [48u32, 2];
         let src_shape_info = ShapeInfo::new(&src_gm_shape, DataFormat::ND)?;

@@ -6,7 +6,11 @@ use ascendc::Category;
 use common::*;
 
 /// GM→UB with the given slices (GM shape {88|87, 3}, UB shape {48, 2}); returns UB.
-fn slice_in(gm_w: u32, src: [SliceInfo; 2], dst: [SliceInfo; 2]) -> std::result::Result<Vec<f32>, ascendc::SimError> {
+fn slice_in(
+    gm_w: u32,
+    src: [SliceInfo; 2],
+    dst: [SliceInfo; 2],
+) -> std::result::Result<Vec<f32>, ascendc::SimError> {
     let input: Vec<f32> = (0..gm_w * 3).map(|i| i as f32).collect();
     let g = GmBuffer::from_slice(&input);
     let a = g.addr();
@@ -35,15 +39,35 @@ const D1_DST: SliceInfo = SliceInfo::new(0, 1, 0, 1);
 
 #[test]
 fn seed_slice_with_distinct_values() {
-    let u = slice_in(87, [SliceInfo::new(16, 70, 7, 3), D1_SRC], [SliceInfo::new(0, 47, 0, 3), D1_DST]).unwrap();
-    let want: Vec<f32> = (16..40).chain(47..71).chain(190..214).chain(221..245).map(|v| v as f32).collect();
+    let u = slice_in(
+        87,
+        [SliceInfo::new(16, 70, 7, 3), D1_SRC],
+        [SliceInfo::new(0, 47, 0, 3), D1_DST],
+    )
+    .unwrap();
+    let want: Vec<f32> = (16..40)
+        .chain(47..71)
+        .chain(190..214)
+        .chain(221..245)
+        .map(|v| v as f32)
+        .collect();
     assert_eq!(u, want);
 }
 
 #[test]
 fn checker_pass_case() {
-    let u = slice_in(88, [SliceInfo::new(16, 71, 8, 3), D1_SRC], [SliceInfo::new(0, 47, 0, 3), D1_DST]).unwrap();
-    let want: Vec<f32> = (16..40).chain(48..72).chain(192..216).chain(224..248).map(|v| v as f32).collect();
+    let u = slice_in(
+        88,
+        [SliceInfo::new(16, 71, 8, 3), D1_SRC],
+        [SliceInfo::new(0, 47, 0, 3), D1_DST],
+    )
+    .unwrap();
+    let want: Vec<f32> = (16..40)
+        .chain(48..72)
+        .chain(192..216)
+        .chain(224..248)
+        .map(|v| v as f32)
+        .collect();
     assert_eq!(u, want);
 }
 
@@ -51,26 +75,97 @@ fn checker_pass_case() {
 fn checker_fail_cases() {
     let ok_dst = [SliceInfo::new(0, 47, 0, 3), D1_DST];
     let e = slice_in(88, [SliceInfo::new(16, 71, 7, 3), D1_SRC], ok_dst).unwrap_err();
-    assert!(e.message.contains("cannot construct the block count") && e.message.contains("= 63") && e.message.contains("= 31"), "{e}");
-    let e = slice_in(88, [SliceInfo::new(16, 71, 8, 3), D1_SRC], [SliceInfo::new(0, 47, 1, 3), D1_DST]).unwrap_err();
+    assert!(
+        e.message.contains("cannot construct the block count")
+            && e.message.contains("= 63")
+            && e.message.contains("= 31"),
+        "{e}"
+    );
+    let e = slice_in(
+        88,
+        [SliceInfo::new(16, 71, 8, 3), D1_SRC],
+        [SliceInfo::new(0, 47, 1, 3), D1_DST],
+    )
+    .unwrap_err();
     assert_eq!(e.category, Category::Align);
-    assert!(e.message.contains("stride 1 elements = 4 bytes should be a multiple of 32"), "{e}");
+    assert!(
+        e.message
+            .contains("stride 1 elements = 4 bytes should be a multiple of 32"),
+        "{e}"
+    );
     let e = slice_in(88, [SliceInfo::new(16, 72, 8, 3), D1_SRC], ok_dst).unwrap_err();
-    assert!(e.message.contains("cannot construct the block count"), "{e}");
-    let e = slice_in(88, [SliceInfo::new(16, 71, 8, 3), D1_SRC], [SliceInfo::new(0, 49, 0, 3), D1_DST]).unwrap_err();
-    assert!(e.message.contains("dstSliceInfo[0]: end index 49 should be less than the shape 48"), "{e}");
+    assert!(
+        e.message.contains("cannot construct the block count"),
+        "{e}"
+    );
+    let e = slice_in(
+        88,
+        [SliceInfo::new(16, 71, 8, 3), D1_SRC],
+        [SliceInfo::new(0, 49, 0, 3), D1_DST],
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("dstSliceInfo[0]: end index 49 should be less than the shape 48"),
+        "{e}"
+    );
     let e = slice_in(88, [SliceInfo::new(16, 88, 8, 3), D1_SRC], ok_dst).unwrap_err();
-    assert!(e.message.contains("srcSliceInfo[0]: end index 88 should be less than the shape 88"), "{e}");
-    let e = slice_in(88, [SliceInfo::new(16, 71, 8, 3), D1_SRC], [SliceInfo::new(54, 47, 0, 3), D1_DST]).unwrap_err();
-    assert!(e.message.contains("start index 54 should be less than end index 47"), "{e}");
+    assert!(
+        e.message
+            .contains("srcSliceInfo[0]: end index 88 should be less than the shape 88"),
+        "{e}"
+    );
+    let e = slice_in(
+        88,
+        [SliceInfo::new(16, 71, 8, 3), D1_SRC],
+        [SliceInfo::new(54, 47, 0, 3), D1_DST],
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("start index 54 should be less than end index 47"),
+        "{e}"
+    );
     let e = slice_in(88, [SliceInfo::new(71, 71, 8, 3), D1_SRC], ok_dst).unwrap_err();
-    assert!(e.message.contains("start index 71 should be less than end index 71"), "{e}");
-    let e = slice_in(88, [SliceInfo::new(16, 71, 8, 3), D1_SRC], [SliceInfo::new(0, 47, 0, 1), D1_DST]).unwrap_err();
-    assert!(e.message.contains("burst lengths must be equal") && e.message.contains("= 1") && e.message.contains("= 3"), "{e}");
-    let e = slice_in(88, [SliceInfo::new(16, 71, 8, 3), SliceInfo::new(0, 2, 1, 2)], [SliceInfo::new(0, 47, 0, 3), SliceInfo::new(0, 1, 0, 2)]).unwrap_err();
-    assert!(e.message.contains("dimension 1 burst length must be 1, it is 2"), "{e}");
-    let e = slice_in(88, [SliceInfo::new(16, 71, 8, 3), SliceInfo::new(0, 2, 0, 1)], ok_dst).unwrap_err();
-    assert!(e.message.contains("source selects 3 dimension-0 rows and the destination 2"), "{e}");
+    assert!(
+        e.message
+            .contains("start index 71 should be less than end index 71"),
+        "{e}"
+    );
+    let e = slice_in(
+        88,
+        [SliceInfo::new(16, 71, 8, 3), D1_SRC],
+        [SliceInfo::new(0, 47, 0, 1), D1_DST],
+    )
+    .unwrap_err();
+    assert!(
+        e.message.contains("burst lengths must be equal")
+            && e.message.contains("= 1")
+            && e.message.contains("= 3"),
+        "{e}"
+    );
+    let e = slice_in(
+        88,
+        [SliceInfo::new(16, 71, 8, 3), SliceInfo::new(0, 2, 1, 2)],
+        [SliceInfo::new(0, 47, 0, 3), SliceInfo::new(0, 1, 0, 2)],
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("dimension 1 burst length must be 1, it is 2"),
+        "{e}"
+    );
+    let e = slice_in(
+        88,
+        [SliceInfo::new(16, 71, 8, 3), SliceInfo::new(0, 2, 0, 1)],
+        ok_dst,
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("source selects 3 dimension-0 rows and the destination 2"),
+        "{e}"
+    );
     assert!(e.location.unwrap().file.ends_with("data_copy_slice.rs"));
 }
 
@@ -89,7 +184,10 @@ fn s1_ub_operand_position_and_s11_dim_value() {
         data_copy(&t, &gs, (&sl[..], &sl[..], 1))
     });
     assert_eq!(e.category, Category::Position);
-    assert!(e.message.contains("tensor position check failed") && e.message.contains("A1 in L1"), "{e}");
+    assert!(
+        e.message.contains("tensor position check failed") && e.message.contains("A1 in L1"),
+        "{e}"
+    );
     let e = fail(|| {
         let mut pipe = TPipe::new();
         let mut q: TQue<QuePosition::VECIN, 1> = TQue::new();
@@ -100,7 +198,10 @@ fn s1_ub_operand_position_and_s11_dim_value() {
         let nine = [SliceInfo::with_shape(0, 15, 0, 2, 16); 9];
         data_copy(&t, &gs, (&nine[..], &nine[..], 9))
     });
-    assert!(e.message.contains("`dimValue` = 9") && e.message.contains("[1, 8]"), "{e}");
+    assert!(
+        e.message.contains("`dimValue` = 9") && e.message.contains("[1, 8]"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -134,12 +235,14 @@ fn s10_ub_alignment_and_shape_values_and_copy_out() {
         data_copy(&gd, &t, (&sl[..], &ub_sl[..], 3))?;
         q.free_tensor(&t)
     });
-    let want: Vec<f32> = (0..4).flat_map(|r| (0..8).map(move |c| (r * 16 + c) as f32)).collect();
+    let want: Vec<f32> = (0..4)
+        .flat_map(|r| (0..8).map(move |c| (r * 16 + c) as f32))
+        .collect();
     assert_eq!(out.get(), want);
     let back = o.to_vec::<f32>();
-    for i in 0..64 {
+    for (i, v) in back.iter().enumerate() {
         let w = if i % 16 < 8 { i as f32 } else { -1.0 };
-        assert_eq!(back[i], w, "GM element {i}");
+        assert_eq!(*v, w, "GM element {i}");
     }
     let e = fail(|| {
         let mut pipe = TPipe::new();
@@ -151,7 +254,10 @@ fn s10_ub_alignment_and_shape_values_and_copy_out() {
         data_copy(&t.at(2)?, &gs, (&ub_sl[..], &sl[..], 3))
     });
     assert_eq!(e.category, Category::Align);
-    assert!(e.message.contains("start address 8") && e.message.contains("32-byte aligned"), "{e}");
+    assert!(
+        e.message.contains("start address 8") && e.message.contains("32-byte aligned"),
+        "{e}"
+    );
 }
 
 #[test]
