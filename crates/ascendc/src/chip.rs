@@ -394,6 +394,56 @@ impl ChipProfile {
     }
 }
 
+/// Per-product facts of the DataCopy family beyond [`ChipProfile::paths`].
+#[derive(Debug, Clone, Copy)]
+pub struct CopyFacts {
+    /// `SetPadValue` (the DataCopyPad pad register written directly) exists.
+    pub set_pad_value: bool,
+    /// Element types the ND→NZ copies accept.
+    pub nd2nz_dtypes: DTypeSet,
+    /// Paths the product's documentation excludes although the vendor code implements them: accepted
+    /// with a portability warning.
+    pub undocumented: PathSet,
+}
+
+const ND2NZ_310P: DTypeSet = DTypeSet::of(&[
+    DType::Int16,
+    DType::Uint16,
+    DType::Int32,
+    DType::Uint32,
+    DType::Half,
+    DType::Float,
+]);
+const ND2NZ_A2: DTypeSet =
+    ND2NZ_310P.union(DTypeSet::of(&[DType::Int8, DType::Uint8, DType::Bfloat16]));
+
+static COPY_FACTS_COUPLED: CopyFacts = CopyFacts {
+    set_pad_value: false,
+    nd2nz_dtypes: ND2NZ_310P,
+    undocumented: PathSet::of(&[]),
+};
+static COPY_FACTS_A2: CopyFacts = CopyFacts {
+    set_pad_value: true,
+    nd2nz_dtypes: ND2NZ_A2,
+    undocumented: PathSet::of(&[]),
+};
+static COPY_FACTS_310B: CopyFacts = CopyFacts {
+    set_pad_value: false,
+    nd2nz_dtypes: ND2NZ_A2,
+    undocumented: PathSet::of(&[DataPath::Slice, DataPath::Nd2NzGmL1, DataPath::Nz2NdUbGm]),
+};
+
+impl ChipProfile {
+    /// The DataCopy-family facts of this product.
+    pub fn copy_facts(&self) -> &'static CopyFacts {
+        match self.product {
+            Product::Ascend910 | Product::Ascend310P => &COPY_FACTS_COUPLED,
+            Product::Ascend910B | Product::Ascend910_93 => &COPY_FACTS_A2,
+            Product::Ascend310B => &COPY_FACTS_310B,
+        }
+    }
+}
+
 impl fmt::Display for ChipProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.name, self.soc)

@@ -44,6 +44,12 @@ pub mod numeric;
 pub mod position;
 
 pub use api::data_copy::{data_copy, DataCopyParams};
+pub use api::data_copy_enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};
+pub use api::data_copy_nz::{Nd2NzParams, Nz2NdParamsFull};
+pub use api::data_copy_pad::{
+    data_copy_pad, set_pad_value, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+};
+pub use api::data_copy_slice::{SliceInfo, K_MAX_DIM, MAX_SLICE_SIZE};
 pub use api::sync::{
     get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio, pipe_barrier, set_flag,
     wait_flag,
@@ -88,10 +94,13 @@ pub mod prelude {
     pub use crate::api::vec::binary::*;
     pub use crate::api::vec::reduce::*;
     pub use crate::{
-        bf16, data_copy, f16, get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio,
-        pipe_barrier, set_flag, wait_flag, BinaryRepeatParams, DataCopyParams, GlobalTensor,
-        GmAddr, GmBuffer, HardEvent, KernelMode, Launch, LocalTensor, Mask, Pipe, QuePosition,
-        Result, TBuf, TPipe, TPosition, TQue, TQueBind, UnaryRepeatParams, MASK_PLACEHOLDER,
-        PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
+        bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, get_sub_block_idx,
+        get_task_ratio, pipe_barrier, set_flag, set_pad_value, wait_flag, BinaryRepeatParams,
+        BlockMode, DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams,
+        DataCopyPadParams, DataCopyParams, DataFormat, DeqScale, Element, GlobalTensor, GmAddr,
+        GmBuffer, HardEvent, KernelMode, Launch, LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull,
+        PadMode, Pipe, QuePosition, Result, ShapeInfo, SliceInfo, TBuf, TPipe, TPosition, TQue,
+        TQueBind, UnaryRepeatParams, K_MAX_DIM, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M,
+        PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
     };
 }

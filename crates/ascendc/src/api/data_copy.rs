@@ -76,7 +76,7 @@ impl<'a> Side<'a> {
         }
     }
 
-    fn hw(&self) -> Hardware {
+    pub(crate) fn hw(&self) -> Hardware {
         match self {
             Side::Gm(_) => Hardware::GM,
             Side::Local { hw, .. } => *hw,
@@ -206,7 +206,7 @@ pub(crate) fn check_alignment(
 }
 
 /// The level-0 copy every DataCopy form lowers to.
-fn copy_level0<T: Element>(
+pub(crate) fn copy_level0<T: Element>(
     core: &mut Core,
     loc: SourceLoc,
     dst: Side,
@@ -409,3 +409,23 @@ macro_rules! count_forms {
     )*};
 }
 count_forms!(u32, i32, usize);
+
+/// [`check_path`], plus a portability warning where the product's documentation excludes a path
+/// that the vendor code implements.
+pub(crate) fn check_path_documented(
+    core: &mut Core,
+    api: &'static str,
+    path: DataPath,
+    loc: SourceLoc,
+) -> Result<()> {
+    check_path(core, api, path)?;
+    if core.profile.copy_facts().undocumented.contains(path) {
+        let msg = format!(
+            "the {path:?} path runs in the vendor code for {} but its documentation does not list it: \
+             the kernel may not be portable",
+            core.profile
+        );
+        core.warn(Category::Unsupported, api, msg, loc);
+    }
+    Ok(())
+}

@@ -2,6 +2,10 @@
 
 pub(crate) mod context;
 pub mod data_copy;
+pub mod data_copy_enhanced;
+pub mod data_copy_nz;
+pub mod data_copy_pad;
+pub mod data_copy_slice;
 pub mod sync;
 pub mod tensor;
 pub mod tpipe;

@@ -1,7 +1,7 @@
 //! `TPipe`, `TQue` / `TQueBind` and `TBuf`: buffer allocation and the queue state machine.
 
 use super::context::{try_with_core, with_core};
-use super::tensor::{LocalTensor, Owner};
+use super::tensor::{LocalTensor, Owner, ShapeInfo};
 use crate::core::trace::HardEvent;
 use crate::core::Core;
 use crate::dtype::Element;
@@ -341,6 +341,8 @@ struct BufHandle {
     state: BufState,
     enq_id: Option<u32>,
     free_id: Option<u32>,
+    /// The ShapeInfo of the tensor last enqueued from this buffer (returned by DeQue).
+    shape: Option<ShapeInfo>,
 }
 
 /// The state shared by `TQue` and `TQueBind`.
@@ -466,6 +468,7 @@ impl QueueState {
                 state: BufState::Free,
                 enq_id: None,
                 free_id: None,
+                shape: None,
             })
             .collect();
         if self.depth == 0 {
@@ -577,6 +580,7 @@ impl QueueState {
             ));
         }
         self.bufs[idx].state = BufState::Enque;
+        self.bufs[idx].shape = t.shape;
         if let Some(e) = self.enq_event {
             let id = if self.depth == 0 {
                 self.bufs[idx].enq_id.unwrap_or(0)
@@ -636,7 +640,7 @@ impl QueueState {
         }
         self.head = (self.head + 1) % self.slots.len();
         let b = &self.bufs[idx];
-        Ok(LocalTensor::raw(
+        let mut t = LocalTensor::raw(
             self.pos,
             self.hw,
             b.addr,
@@ -645,7 +649,9 @@ impl QueueState {
                 queue: self.id,
                 buf: idx as u16,
             }),
-        ))
+        );
+        t.shape = b.shape;
+        Ok(t)
     }
 
     fn free_tensor<T: Element>(

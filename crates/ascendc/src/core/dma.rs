@@ -16,14 +16,14 @@ pub enum Endpoint<'a> {
 }
 
 impl Endpoint<'_> {
-    fn space(&self) -> Space {
+    pub(crate) fn space(&self) -> Space {
         match self {
             Endpoint::Gm(a, _) => Space::Gm(a.region_id()),
             Endpoint::Local(h, _) => Space::Local(*h),
         }
     }
 
-    fn base(&self) -> u64 {
+    pub(crate) fn base(&self) -> u64 {
         match self {
             Endpoint::Gm(a, off) => a.offset() as u64 + off,
             Endpoint::Local(_, addr) => *addr,
@@ -31,7 +31,7 @@ impl Endpoint<'_> {
     }
 
     /// Checks that `[base + start, base + start + len)` exists.
-    fn check(&self, core: &Core, api: &'static str, start: u64, len: u64) -> Result<()> {
+    pub(crate) fn check(&self, core: &Core, api: &'static str, start: u64, len: u64) -> Result<()> {
         match self {
             Endpoint::Gm(a, off) => a.check(api, (off + start) as usize, len as usize),
             Endpoint::Local(h, addr) => {

@@ -22,6 +22,10 @@ pub enum CountRounding {
     Strict,
 }
 
+/// What DataCopyPad writes as padding and dummy bytes while the pad-value register was never set
+/// (the documentation's "random values"): every byte is `0xA5`, a pattern later checks can flag.
+pub const PAD_POISON: u64 = 0xA5A5_A5A5_A5A5_A5A5;
+
 /// Per-launch settings every core sees.
 #[derive(Debug, Clone, Copy)]
 pub struct CoreOptions {
@@ -111,6 +115,9 @@ pub struct Core {
     pub trace: Trace,
     /// Launch options.
     pub options: CoreOptions,
+    /// The DataCopyPad pad-value register (`isPad = true` or `SetPadValue` set it); `None` until
+    /// then, when padding reads [`PAD_POISON`].
+    pub pad_register: Option<u64>,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -135,6 +142,7 @@ impl Core {
             vector: VectorState::new(options.fp16_saturation),
             trace: Trace::new(options.record_trace),
             options,
+            pad_register: None,
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],
