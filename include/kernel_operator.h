@@ -8,6 +8,7 @@
 #include "ascendc/tensor.h"
 #include "ascendc/tpipe.h"
 #include "ascendc/data_copy.h"
+#include "ascendc/data_copy_pad.h"
 #include "ascendc/vec.h"
 #include "ascendc/reduce.h"
 #include "ascendc/sync.h"

@@ -29,6 +29,38 @@ struct Loc {
 #endif
 };
 
+}  // namespace detail
+
+enum class DataFormat : uint8_t { ND = 0, NZ };
+
+constexpr int32_t K_MAX_SHAPE_DIM = 8;
+
+// A tensor's shape description (layout shared with the Rust side).
+struct ShapeInfo {
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    DataFormat dataFormat = DataFormat::ND;
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+
+    ShapeInfo() = default;
+    ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], DataFormat inputFormat = DataFormat::ND)
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat) {}
+    // More than K_MAX_SHAPE_DIM dimensions are kept as a count and rejected where the shape is used.
+    ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], uint8_t inputOriginalShapeDim,
+              const uint32_t inputOriginalShape[], DataFormat inputFormat)
+        : shapeDim(inputShapeDim), originalShapeDim(inputOriginalShapeDim), dataFormat(inputFormat) {
+        for (int32_t i = 0; i < inputShapeDim && i < K_MAX_SHAPE_DIM; i++) {
+            shape[i] = inputShape[i];
+        }
+        for (int32_t i = 0; i < inputOriginalShapeDim && i < K_MAX_SHAPE_DIM; i++) {
+            originalShape[i] = inputOriginalShape[i];
+        }
+    }
+};
+
+namespace detail {
+
 // A LocalTensor by value (layout shared with the Rust side).
 struct RawLocal {
     uint32_t addr = 0;
@@ -37,12 +69,16 @@ struct RawLocal {
     uint16_t ownerBuf = 0;
     uint8_t pos = 0;
     uint8_t hw = 0;
+    uint8_t hasShape = 0;
+    ShapeInfo shape;
 };
 
-// A GlobalTensor by value: host pointer inside a GmAlloc allocation and element count.
+// A GlobalTensor by value: host pointer inside a GmAlloc allocation, element count, shape.
 struct RawGlobal {
-    const void* ptr;
-    uint64_t size;
+    const void* ptr = nullptr;
+    uint64_t size = 0;
+    uint8_t hasShape = 0;
+    ShapeInfo shape;
 };
 
 struct RawCopyParams {
@@ -109,6 +145,14 @@ int32_t ascendc_data_copy(uint8_t elem, uint8_t dir, const AscLocal* dstL, const
                           const AscLocal* srcL, const AscGlobal* srcG,
                           const AscendC::detail::RawCopyParams* params, uint32_t count,
                           AscLoc loc);
+
+int32_t ascendc_data_copy_ex(uint8_t elem, uint8_t kind, uint8_t dir, const AscLocal* local,
+                             const AscGlobal* gm, const uint16_t* params, const void* dstSlices,
+                             const void* srcSlices, uint32_t dim, AscLoc loc);
+int32_t ascendc_data_copy_pad(uint8_t elem, uint8_t dir, const AscLocal* dstL, const AscGlobal* dstG,
+                              const AscLocal* srcL, const AscGlobal* srcG, const void* params,
+                              const void* pad, const uint16_t* nd2nz, AscLoc loc);
+int32_t ascendc_set_pad_value(uint8_t elem, const void* value, AscLoc loc);
 
 int32_t ascendc_vec_binary(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src0,
                            const AscLocal* src1, int32_t count, const AscendC::detail::RawMask* mask,

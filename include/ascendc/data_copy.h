@@ -17,6 +17,47 @@ struct DataCopyParams {
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap) {}
 };
 
+// ND -> NZ movement (GM -> VECIN/A1/B1).
+struct Nd2NzParams {
+    uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0;
+    uint16_t dstNzC0Stride = 0, dstNzNStride = 0, dstNzMatrixStride = 0;
+
+    Nd2NzParams() = default;
+    Nd2NzParams(uint16_t ndNumIn, uint16_t nValueIn, uint16_t dValueIn, uint16_t srcNdMatrixStrideIn,
+                uint16_t srcDValueIn, uint16_t dstNzC0StrideIn, uint16_t dstNzNStrideIn,
+                uint16_t dstNzMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
+          srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
+          dstNzMatrixStride(dstNzMatrixStrideIn) {}
+};
+
+// NZ -> ND movement (VECOUT -> GM).
+struct Nz2NdParamsFull {
+    uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 1, srcNStride = 0;
+    uint16_t dstDStride = 0, dstNdMatrixStride = 1;
+
+    Nz2NdParamsFull() = default;
+    Nz2NdParamsFull(uint16_t ndNumIn, uint16_t nValueIn, uint16_t dValueIn, uint16_t srcNdMatrixStrideIn,
+                    uint16_t srcNStrideIn, uint16_t dstDStrideIn, uint16_t dstNdMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
+          srcNStride(srcNStrideIn), dstDStride(dstDStrideIn), dstNdMatrixStride(dstNdMatrixStrideIn) {}
+};
+
+// One dimension of a slice copy, in elements (burstLen of dimension 0 in 32-byte blocks).
+struct SliceInfo {
+    uint32_t startIndex = 0;
+    uint32_t endIndex = ONE_BLK_SIZE - 1;
+    uint32_t stride = 0;
+    uint32_t burstLen = ONE_BLK_SIZE;
+    uint32_t shapeValue = 0;
+
+    SliceInfo() = default;
+    SliceInfo(uint32_t startIndexIn, uint32_t endIndexIn, uint32_t strideIn, uint32_t burstLenIn,
+              uint32_t shapeValueIn = 0)
+        : startIndex(startIndexIn), endIndex(endIndexIn), stride(strideIn), burstLen(burstLenIn),
+          shapeValue(shapeValueIn) {}
+};
+
 namespace detail {
 
 enum CopyDir : uint8_t { GM_TO_LOCAL = 0, LOCAL_TO_GM = 1, LOCAL_TO_LOCAL = 2 };
@@ -77,6 +118,44 @@ void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
               const uint32_t calCount, detail::Loc loc = detail::Loc()) {
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_LOCAL, &dstLocal.Raw(),
                                     nullptr, &srcLocal.Raw(), nullptr, nullptr, calCount, loc));
+}
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, const Nd2NzParams& intriParams,
+              detail::Loc loc = detail::Loc()) {
+    const Nd2NzParams& p = intriParams;
+    uint16_t v[8] = {p.ndNum,      p.nValue,        p.dValue,       p.srcNdMatrixStride,
+                     p.srcDValue,  p.dstNzC0Stride, p.dstNzNStride, p.dstNzMatrixStride};
+    detail::RawGlobal g = srcGlobal.Raw();
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 0, detail::GM_TO_LOCAL, &dstLocal.Raw(), &g, v, nullptr,
+                                       nullptr, 0, loc));
+}
+
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal, const Nz2NdParamsFull& intriParams,
+              detail::Loc loc = detail::Loc()) {
+    const Nz2NdParamsFull& p = intriParams;
+    uint16_t v[8] = {p.ndNum,      p.nValue,     p.dValue,           p.srcNdMatrixStride,
+                     p.srcNStride, p.dstDStride, p.dstNdMatrixStride, 0};
+    detail::RawGlobal g = dstGlobal.Raw();
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 1, detail::LOCAL_TO_GM, &srcLocal.Raw(), &g, v, nullptr,
+                                       nullptr, 0, loc));
+}
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, detail::Loc loc = detail::Loc()) {
+    detail::RawGlobal g = srcGlobal.Raw();
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 2, detail::GM_TO_LOCAL, &dstLocal.Raw(), &g, nullptr,
+                                       dstSliceInfo, srcSliceInfo, dimValue, loc));
+}
+
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, detail::Loc loc = detail::Loc()) {
+    detail::RawGlobal g = dstGlobal.Raw();
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 2, detail::LOCAL_TO_GM, &srcLocal.Raw(), &g, nullptr,
+                                       dstSliceInfo, srcSliceInfo, dimValue, loc));
 }
 
 }  // namespace AscendC

@@ -48,6 +48,12 @@ public:
         detail::Check(ascendc_local_set_size(detail::dtype<T>, &raw_, size, loc));
     }
 
+    void SetShapeInfo(const ShapeInfo& shapeInfo) {
+        raw_.shape = shapeInfo;
+        raw_.hasShape = 1;
+    }
+    ShapeInfo GetShapeInfo() const { return raw_.shape; }
+
     template <typename U>
     LocalTensor<U> ReinterpretCast() const {
         return LocalTensor<U>::FromRaw(raw_);
@@ -84,6 +90,12 @@ public:
         return g;
     }
 
+    void SetShapeInfo(const ShapeInfo& shapeInfo) {
+        shape_ = shapeInfo;
+        hasShape_ = 1;
+    }
+    ShapeInfo GetShapeInfo() const { return shape_; }
+
     __gm__ T* GetPhyAddr() const { return ptr_; }
     __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
     uint64_t GetSize() const { return size_; }
@@ -101,11 +113,20 @@ public:
         detail::Check(ascendc_global_value(detail::dtype<T>, &g, index, 1, &v, loc));
     }
 
-    detail::RawGlobal Raw() const { return {ptr_, size_}; }
+    detail::RawGlobal Raw() const {
+        detail::RawGlobal g;
+        g.ptr = ptr_;
+        g.size = size_;
+        g.hasShape = hasShape_;
+        g.shape = shape_;
+        return g;
+    }
 
 private:
     __gm__ T* ptr_ = nullptr;
     uint64_t size_ = 0;
+    uint8_t hasShape_ = 0;
+    ShapeInfo shape_;
 };
 
 }  // namespace AscendC

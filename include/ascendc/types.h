@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <type_traits>
 
+#include <cstring>
+
 #include "abi.h"
 
 #ifndef ASCENDC_CPU_DEBUG

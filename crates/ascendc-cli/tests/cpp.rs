@@ -174,3 +174,13 @@ fn repeat_reduce_sum_in_half() {
     assert!(out.starts_with(&want.join(" ")), "{out}");
     assert!(out.contains("PASS"), "{out}");
 }
+
+#[test]
+fn datacopypad_slice_and_nz_to_nd() {
+    let o = run(&["copy_family.cpp", "copy_family_main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    for kernel in ["pad_rows", "slice_rows", "nz_to_nd"] {
+        assert!(out.contains(&format!("{kernel}: PASS")), "{out}");
+    }
+}

@@ -3,7 +3,7 @@
 
 use ascendc::error::{Category, SimError, SourceLoc};
 use ascendc::position::{Hardware, TPosition};
-use ascendc::{DType, LocalTensor};
+use ascendc::{DType, DataFormat, LocalTensor, ShapeInfo};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
@@ -47,8 +47,56 @@ impl AscLoc {
     }
 }
 
-/// A `LocalTensor` by value: position and buffer indices, byte address and length, and the queue
-/// buffer it came from (`owner_queue` 0: none).
+/// `ShapeInfo` as C++ lays it out.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AscShape {
+    /// Dimensions used in `shape`.
+    pub shape_dim: u8,
+    /// Dimensions used in `original_shape`.
+    pub original_shape_dim: u8,
+    /// `DataFormat` index (ND 0, NZ 1).
+    pub data_format: u8,
+    /// Extents.
+    pub shape: [u32; 8],
+    /// Original extents.
+    pub original_shape: [u32; 8],
+}
+
+impl AscShape {
+    /// The simulator's ShapeInfo; more than 8 dimensions is an error.
+    pub fn info(&self) -> Result<ShapeInfo, SimError> {
+        let dims = |n: u8, v: &[u32; 8]| -> Vec<u32> {
+            (0..n as usize)
+                .map(|i| v.get(i).copied().unwrap_or(0))
+                .collect()
+        };
+        let format = if self.data_format == 1 {
+            DataFormat::NZ
+        } else {
+            DataFormat::ND
+        };
+        ShapeInfo::with_original(
+            &dims(self.shape_dim, &self.shape),
+            &dims(self.original_shape_dim, &self.original_shape),
+            format,
+        )
+    }
+
+    /// The plain-data form of a ShapeInfo.
+    pub fn of(s: &ShapeInfo) -> AscShape {
+        AscShape {
+            shape_dim: s.shape_dim,
+            original_shape_dim: s.original_shape_dim,
+            data_format: (s.data_format == DataFormat::NZ) as u8,
+            shape: s.shape,
+            original_shape: s.original_shape,
+        }
+    }
+}
+
+/// A `LocalTensor` by value: position and buffer indices, byte address and length, the queue
+/// buffer it came from (`owner_queue` 0: none) and its ShapeInfo (`has_shape` 0: none).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AscLocal {
@@ -64,9 +112,14 @@ pub struct AscLocal {
     pub pos: u8,
     /// `Hardware` index.
     pub hw: u8,
+    /// 1 when `shape` is set.
+    pub has_shape: u8,
+    /// The ShapeInfo.
+    pub shape: AscShape,
 }
 
-/// A `GlobalTensor` by value: the GM pointer and the size given to `SetGlobalBuffer`.
+/// A `GlobalTensor` by value: the GM pointer, the size given to `SetGlobalBuffer` and the
+/// ShapeInfo (`has_shape` 0: none).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct AscGlobal {
@@ -74,6 +127,10 @@ pub struct AscGlobal {
     pub ptr: *const u8,
     /// Element count (0 when not given).
     pub size: u64,
+    /// 1 when `shape` is set.
+    pub has_shape: u8,
+    /// The ShapeInfo.
+    pub shape: AscShape,
 }
 
 const POSITIONS: [TPosition; 16] = {
@@ -133,19 +190,24 @@ impl AscLocal {
     /// The tensor as the simulator's handle.
     pub fn tensor<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
         let owner = (self.owner_queue != 0).then_some((self.owner_queue, self.owner_buf));
-        Ok(LocalTensor::from_parts(
+        let mut t = LocalTensor::from_parts(
             position(self.pos)?,
             hardware(self.hw)?,
             self.addr,
             self.len,
             owner,
-        ))
+        );
+        if self.has_shape != 0 {
+            t.set_shape_info(self.shape.info()?);
+        }
+        Ok(t)
     }
 
     /// The plain-data form of a simulator handle.
     pub fn of<T: ascendc::Element>(t: &LocalTensor<T>) -> AscLocal {
         let (pos, hw, addr, len, owner) = t.to_parts();
         let (owner_queue, owner_buf) = owner.unwrap_or((0, 0));
+        let shape = t.get_shape_info();
         AscLocal {
             addr,
             len,
@@ -153,6 +215,8 @@ impl AscLocal {
             owner_buf,
             pos: POSITIONS.iter().position(|p| *p == pos).unwrap_or(0) as u8,
             hw: hw as u8,
+            has_shape: shape.is_some() as u8,
+            shape: shape.as_ref().map(AscShape::of).unwrap_or_default(),
         }
     }
 }

@@ -31,6 +31,9 @@ pub fn global<T: ascendc::Element>(
 ) -> Result<GlobalTensor<T>, SimError> {
     let mut t = GlobalTensor::new();
     t.set_global_buffer_with_size(lookup(api, g.ptr)?, g.size);
+    if g.has_shape != 0 {
+        t.set_shape_info(g.shape.info()?);
+    }
     Ok(t)
 }
 
