@@ -47,7 +47,11 @@ pub use api::sync::{get_block_idx, get_block_num, pipe_barrier, set_flag, wait_f
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
 pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
 pub use api::vec::binary::{add, add_l0};
-pub use api::vec::{BinaryRepeatParams, Mask, UnaryRepeatParams, MASK_PLACEHOLDER};
+pub use api::vec::compare::{SelectSrc1, CMPMODE, SELMODE};
+pub use api::vec::mask::MaskMode;
+pub use api::vec::{
+    BinaryRepeatParams, Count, Mask, UnaryRepeatParams, KEEP_MASK, MASK_PLACEHOLDER,
+};
 pub use chip::{ChipProfile, Product};
 pub use core::trace::{HardEvent, Pipe};
 pub use core::CountRounding;
@@ -55,6 +59,7 @@ pub use dtype::{bf16, f16, DType, Element};
 pub use error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
 pub use gm::{GmAddr, GmBuffer};
 pub use launch::{Launch, LaunchError, LaunchReport};
+pub use numeric::RoundMode;
 pub use position::{QuePosition, TPosition};
 
 /// `PIPE_S`.
@@ -77,11 +82,18 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 /// Everything a kernel usually needs: `use ascendc::prelude::*;`.
 pub mod prelude {
     pub use crate::api::vec::binary::*;
+    pub use crate::api::vec::cast::*;
+    pub use crate::api::vec::compare::*;
+    pub use crate::api::vec::control::*;
+    pub use crate::api::vec::duplicate::*;
+    pub use crate::api::vec::mask::*;
+    pub use crate::api::vec::scalar::*;
+    pub use crate::api::vec::unary::*;
     pub use crate::{
         bf16, data_copy, f16, get_block_idx, get_block_num, pipe_barrier, set_flag, wait_flag,
-        BinaryRepeatParams, DataCopyParams, GlobalTensor, GmAddr, GmBuffer, HardEvent, Launch,
-        LocalTensor, Mask, Pipe, QuePosition, Result, TBuf, TPipe, TPosition, TQue, TQueBind,
-        UnaryRepeatParams, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2,
-        PIPE_MTE3, PIPE_S, PIPE_V,
+        BinaryRepeatParams, Count, DataCopyParams, GlobalTensor, GmAddr, GmBuffer, HardEvent,
+        Launch, LocalTensor, Mask, Pipe, QuePosition, Result, RoundMode, TBuf, TPipe, TPosition,
+        TQue, TQueBind, UnaryRepeatParams, KEEP_MASK, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M,
+        PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
     };
 }

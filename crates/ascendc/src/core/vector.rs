@@ -17,7 +17,7 @@ pub const REPEAT_BYTES: u64 = 256;
 pub const MAX_LANES: usize = 128;
 
 /// Mask register and control bits of the vector unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VectorState {
     /// MASK register as `[low, high]` (lanes 0–63, lanes 64–127).
     pub mask: [u64; 2],
@@ -25,6 +25,8 @@ pub struct VectorState {
     pub counter_mode: bool,
     /// fp16 results saturate (±65504, NaN → 0) instead of producing Inf/NaN.
     pub fp16_saturation: bool,
+    /// `SetDeqScale` factor of the int32 → half Cast.
+    pub deq_scale: half::f16,
 }
 
 impl VectorState {
@@ -34,6 +36,7 @@ impl VectorState {
             mask: [u64::MAX; 2],
             counter_mode: false,
             fp16_saturation,
+            deq_scale: half::f16::ONE,
         }
     }
 
@@ -276,6 +279,28 @@ fn dense_alias_ok(d: (u64, u64), s: (u64, u64)) -> Option<bool> {
 
 fn aligned<T>(addr: u64) -> bool {
     addr % std::mem::align_of::<T>() as u64 == 0
+}
+
+/// `d = v` on every enabled lane (a fill).
+pub fn map0<D: Pod>(ub: &mut [u8], shape: &Shape, d: Operand, v: D) {
+    if shape.is_empty() {
+        return;
+    }
+    let sd = std::mem::size_of::<D>();
+    if let Some(n) = shape.dense_prefix() {
+        if d.is_dense(sd, shape.lanes) {
+            let (a, b) = range(d.addr, sd, n);
+            for c in ub[a as usize..b as usize].chunks_exact_mut(sd) {
+                c.copy_from_slice(bytemuck::bytes_of(&v));
+            }
+            return;
+        }
+    }
+    for r in 0..shape.repeats {
+        for_lanes(shape.bits(r), shape.lanes, |k| {
+            write(ub, d.lane_addr(sd, r, k), v)
+        });
+    }
 }
 
 /// `d = f(a)` on every enabled lane.
@@ -524,7 +549,7 @@ mod tests {
         let st = VectorState {
             mask: [130, 0],
             counter_mode: true,
-            fp16_saturation: true,
+            ..VectorState::new(true)
         };
         let sh = st.shape(128, 99);
         assert_eq!(sh.repeats, 2);
