@@ -215,6 +215,23 @@ impl Operand {
             return self.addr;
         }
         let last_r = shape.repeats - 1;
+        if let Enable::Counter(n) = shape.enable {
+            // Full repeats, then a last repeat with the remaining lanes.
+            let tail = shape.bits(last_r);
+            let tail_span = if tail[1] != 0 {
+                128 - tail[1].leading_zeros()
+            } else {
+                64 - tail[0].leading_zeros()
+            };
+            let mut end = self.lane_addr(size, 0, span - 1);
+            if tail_span > 0 {
+                end = end.max(self.lane_addr(size, last_r, tail_span - 1));
+            }
+            if last_r > 0 && n > shape.lanes as u64 {
+                end = end.max(self.lane_addr(size, last_r - 1, shape.lanes - 1));
+            }
+            return end + size as u64;
+        }
         // The furthest lane is the last enabled lane of the last repeat or of the first one
         // (repeat stride 0), so take the maximum over both.
         let a = self.lane_addr(size, last_r, span - 1);
