@@ -607,4 +607,116 @@ mod tests {
         assert_eq!(out[126], 254);
         assert_eq!(out[127], 0x7777);
     }
+
+    /// The address formula applied lane by lane, in the model's order (reads of a repeat, then
+    /// its writes): the reference every execution path must match.
+    fn reference2(ub: &mut [u8], sh: &Shape, d: Operand, a: Operand, b: Operand) {
+        for r in 0..sh.repeats {
+            let bits = sh.bits(r);
+            let mut vals = Vec::new();
+            for k in 0..sh.lanes {
+                let on = if k < 64 { bits[0] >> k & 1 } else { bits[1] >> (k - 64) & 1 };
+                if on == 1 {
+                    let x: i16 = read(ub, a.lane_addr(2, r, k));
+                    let y: i16 = read(ub, b.lane_addr(2, r, k));
+                    vals.push((k, x.wrapping_mul(3).wrapping_add(y)));
+                }
+            }
+            for (k, v) in vals {
+                write(ub, d.lane_addr(2, r, k), v);
+            }
+        }
+    }
+
+    use proptest::prelude::*;
+
+    fn operand(dense: bool) -> impl Strategy<Value = Operand> {
+        (0u64..8, 0u32..4, 0u32..20).prop_map(move |(blk, b, r)| {
+            if dense {
+                Operand::contiguous(blk * 1024, 2, 128)
+            } else {
+                Operand {
+                    addr: blk * 1024,
+                    blk_stride: b,
+                    rep_stride: r,
+                }
+            }
+        })
+    }
+
+    fn shape() -> impl Strategy<Value = Shape> {
+        prop_oneof![
+            (1u32..6).prop_map(|r| Shape {
+                lanes: 128,
+                repeats: r,
+                enable: Enable::Bits([u64::MAX; 2])
+            }),
+            (1u64..700).prop_map(|n| Shape {
+                lanes: 128,
+                repeats: n.div_ceil(128) as u32,
+                enable: Enable::Counter(n)
+            }),
+            (any::<u64>(), any::<u64>(), 1u32..4).prop_map(|(lo, hi, r)| Shape {
+                lanes: 128,
+                repeats: r,
+                enable: Enable::Bits([lo, hi])
+            }),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn map2_matches_the_address_formula(
+            seed in any::<u64>(),
+            sh in shape(),
+            dense in any::<bool>(),
+            d in operand(true),
+            a in operand(false),
+            b in operand(false),
+            da in operand(true),
+            db in operand(true),
+        ) {
+            let (a, b) = if dense { (da, db) } else { (a, b) };
+            let mut ub = vec![0u8; 16 * 1024];
+            let mut x = seed | 1;
+            for byte in ub.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *byte = x as u8;
+            }
+            let mut want = ub.clone();
+            reference2(&mut want, &sh, d, a, b);
+            map2(&mut ub, &sh, d, a, b, |p: i16, q: i16| p.wrapping_mul(3).wrapping_add(q));
+            prop_assert!(ub == want);
+        }
+
+        #[test]
+        fn map1_and_map0_match_the_address_formula(
+            sh in shape(),
+            d in operand(true),
+            a in operand(true),
+            s in operand(false),
+            strided in any::<bool>(),
+        ) {
+            let a = if strided { s } else { a };
+            let mut ub: Vec<u8> = (0..16 * 1024).map(|i| (i * 7 + 3) as u8).collect();
+            let mut want = ub.clone();
+            let zero = Operand { addr: 15 * 1024, blk_stride: 0, rep_stride: 0 };
+            for i in 0..16 {
+                write(&mut want, zero.addr + 2 * i, 0i16);
+                write(&mut ub, zero.addr + 2 * i, 0i16);
+            }
+            reference2(&mut want, &sh, d, a, zero);
+            map1(&mut ub, &sh, d, a, |p: i16| p.wrapping_mul(3));
+            prop_assert!(ub == want);
+            let mut fill = ub.clone();
+            map0(&mut fill, &sh, d, 0x5A5Ai16);
+            for r in 0..sh.repeats {
+                let bits = sh.bits(r);
+                for_lanes(bits, sh.lanes, |k| write(&mut ub, d.lane_addr(2, r, k), 0x5A5Ai16));
+            }
+            prop_assert!(ub == fill);
+        }
+    }
 }
