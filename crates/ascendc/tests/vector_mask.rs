@@ -1,6 +1,8 @@
 //! Addressing, masks and mask state: test-vectors.md V3–V8, seed 002's four Add calls, the mask
 //! APIs, level-2 with `KEEP_MASK`.
 
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use ascendc::core::trace::InstrKind;
 use ascendc::prelude::*;
@@ -45,11 +47,19 @@ fn seed_002_bitwise_masks_v4() {
     });
     assert_eq!((a[0], a[126]), (0x0002, 0x00FE));
     for i in 0..128 {
-        let want = if i % 2 == 0 { 2 * (i as i16 + 1) } else { 0x7777 };
+        let want = if i % 2 == 0 {
+            2 * (i as i16 + 1)
+        } else {
+            0x7777
+        };
         assert_eq!(a[i], want, "int16 element {i}");
     }
     for i in 0..64 {
-        let want = if i % 2 == 0 { 2 * (i as i32 + 1) } else { 0x7777 };
+        let want = if i % 2 == 0 {
+            2 * (i as i32 + 1)
+        } else {
+            0x7777
+        };
         assert_eq!(b[i], want, "int32 element {i}");
     }
 }
@@ -61,7 +71,14 @@ fn v3_counter_mode_with_strides() {
         let d = ub.tensor(512, h(-1.0));
         set_mask_count()?;
         set_vector_mask::<f16>(MaskMode::COUNTER, 130u64)?;
-        adds_l0(&d, &s, h(1.0), MASK_PLACEHOLDER, 1, UnaryRepeatParams::new(2, 2, 16, 16))?;
+        adds_l0(
+            &d,
+            &s,
+            h(1.0),
+            MASK_PLACEHOLDER,
+            1,
+            UnaryRepeatParams::new(2, 2, 16, 16),
+        )?;
         set_mask_norm()?;
         reset_mask()?;
         d.to_vec()
@@ -79,7 +96,14 @@ fn v7_accumulate_all_repeats_into_one_block() {
         let x = ub.tensor(64, 1.0f32);
         let y: Vec<f32> = (0..256).map(|i| (i / 64 + 1) as f32).collect();
         let y = ub.from(&y);
-        add_l0(&x, &y, &x, 64u64, 4, BinaryRepeatParams::new(1, 1, 1, 0, 8, 0))?;
+        add_l0(
+            &x,
+            &y,
+            &x,
+            64u64,
+            4,
+            BinaryRepeatParams::new(1, 1, 1, 0, 8, 0),
+        )?;
         x.to_vec()
     });
     assert_eq!(out, vec![11.0; 64]);
@@ -128,7 +152,14 @@ fn level0_mask_persists_and_keep_mask_uses_it() {
         let s = ub.tensor(256, 1i32);
         let d = ub.tensor(256, 0i32);
         add_l0(&d, &s, &s, 3u64, 1, P)?; // MASK := first 3 lanes
-        adds_l0(&d, &s, 10, MASK_PLACEHOLDER, 2, UnaryRepeatParams::default())?;
+        adds_l0(
+            &d,
+            &s,
+            10,
+            MASK_PLACEHOLDER,
+            2,
+            UnaryRepeatParams::default(),
+        )?;
         let after_l0 = d.to_vec()?;
         let e = ub.tensor(256, 0i32);
         set_vector_mask::<i32>(MaskMode::NORMAL, Mask::high_low(0, 0b1001))?;
@@ -167,7 +198,14 @@ fn level2_restores_normal_mode_and_full_mask_on_a2() {
         add_l0(&d, &s, &s, 5u64, 1, P)?;
         add(&d, &s, &s, 1)?;
         // MASK is all ones again: a Keep call covers the whole repeat.
-        adds_l0(&d, &s, h(2.0), MASK_PLACEHOLDER, 1, UnaryRepeatParams::default())?;
+        adds_l0(
+            &d,
+            &s,
+            h(2.0),
+            MASK_PLACEHOLDER,
+            1,
+            UnaryRepeatParams::default(),
+        )?;
         d.to_vec()
     });
     assert!(out.iter().all(|x| *x == h(3.0)));
@@ -197,7 +235,14 @@ fn mixed_width_cast_geometry() {
         let s: Vec<f16> = (0..128).map(|i| h(i as f32)).collect();
         let s = ub.from(&s);
         let d = ub.tensor(128, -1i32);
-        cast_l0(&d, &s, RoundMode::CAST_RINT, 64u64, 2, UnaryRepeatParams::new(1, 1, 8, 4))?;
+        cast_l0(
+            &d,
+            &s,
+            RoundMode::CAST_RINT,
+            64u64,
+            2,
+            UnaryRepeatParams::new(1, 1, 8, 4),
+        )?;
         d.to_vec()
     });
     assert_eq!(out, (0..128).collect::<Vec<i32>>());
@@ -209,7 +254,14 @@ fn mul_add_dst_half_float_uses_64_lanes() {
     let out = run(|ub| {
         let a = ub.tensor(128, h(2.0));
         let d = ub.tensor(128, 1.0f32);
-        mul_add_dst_l0(&d, &a, &a, 64u64, 1, BinaryRepeatParams::new(1, 1, 1, 8, 4, 4))?;
+        mul_add_dst_l0(
+            &d,
+            &a,
+            &a,
+            64u64,
+            1,
+            BinaryRepeatParams::new(1, 1, 1, 8, 4, 4),
+        )?;
         d.to_vec()
     });
     assert!(out[..64].iter().all(|x| *x == 5.0));

@@ -1,17 +1,17 @@
 //! Element-wise numerics: test-vectors.md N1–N11 and C1–C8, numerics.md §3.4 and §6.1,
 //! vector-ops.md §7 examples 1–6.
 
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use ascendc::prelude::*;
 use common::*;
 
+/// A level-2 binary op on half.
+type Op = fn(&LocalTensor<f16>, &LocalTensor<f16>, &LocalTensor<f16>, i32) -> Result<()>;
+
 /// `op(a, b)` on one half lane, level 2, returning the result bits.
-fn half2(
-    inf_nan: bool,
-    a: f16,
-    b: f16,
-    op: fn(&LocalTensor<f16>, &LocalTensor<f16>, &LocalTensor<f16>, i32) -> Result<()>,
-) -> u16 {
+fn half2(inf_nan: bool, a: f16, b: f16, op: Op) -> u16 {
     let f = move |ub: &mut Ub| {
         let (x, y, d) = (ub.from(&[a]), ub.from(&[b]), ub.tensor(16, h(0.0)));
         op(&d, &x, &y, 1)?;
@@ -35,7 +35,6 @@ fn n1_to_n3_round_to_nearest_even_and_example_1() {
 
 #[test]
 fn n4_n5_n6_n7_n8_overflow_modes() {
-    type Op = fn(&LocalTensor<f16>, &LocalTensor<f16>, &LocalTensor<f16>, i32) -> Result<()>;
     let addf: Op = add;
     let mulf: Op = mul;
     let inf = f16::INFINITY;
@@ -145,7 +144,9 @@ fn shifts_unsigned_and_full_width() {
 #[test]
 fn c1_c2_float_to_half_every_mode() {
     use RoundMode::*;
-    let modes = [CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD];
+    let modes = [
+        CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD,
+    ];
     let x1 = 0.5f32 + 2f32.powi(-12);
     let x2 = -(1.0f32 + 2f32.powi(-11));
     let out = run(move |ub| {
@@ -270,10 +271,26 @@ fn float_to_float_rounds_to_integral_and_int64_paths() {
         let back = ub.tensor(8, 0i32);
         let huge = ub.from(&[i64::MAX, i64::MIN]);
         cast(&back, &huge, RoundMode::CAST_NONE, 2)?;
-        Ok((r, rint, trunc, wide.to_vec()?, back.get_value(0)?, back.get_value(1)?))
+        Ok((
+            r,
+            rint,
+            trunc,
+            wide.to_vec()?,
+            back.get_value(0)?,
+            back.get_value(1)?,
+        ))
     });
     let r: Vec<(f32, f32)> = out.0;
-    assert_eq!(r, [(0.0, -2.0), (0.0, -3.0), (1.0, -2.0), (1.0, -3.0), (0.0, -2.0)]);
+    assert_eq!(
+        r,
+        [
+            (0.0, -2.0),
+            (0.0, -3.0),
+            (1.0, -2.0),
+            (1.0, -3.0),
+            (0.0, -2.0)
+        ]
+    );
     // 2^60 + 2^36 + 1: f32 spacing at 2^60 is 2^37, so the value is just above the midpoint.
     assert_eq!(out.1, 2f32.powi(60) + 2f32.powi(37));
     assert_eq!(out.2, 2f32.powi(60));
@@ -290,7 +307,9 @@ fn half_to_uint8_negative_is_zero_with_a_warning() {
         assert_eq!(d.to_vec()?[..3], [0, 255, 8]);
         Ok(())
     });
-    assert!(w.iter().any(|m| m.contains("1 negative value(s) converted to unsigned uint8_t")));
+    assert!(w
+        .iter()
+        .any(|m| m.contains("1 negative value(s) converted to unsigned uint8_t")));
 }
 
 #[test]
@@ -361,7 +380,15 @@ fn other_binary_and_unary_ops_exact_values() {
     let hb = |v: [f32; 4]| v.map(|x| h(x).to_bits()).to_vec();
     assert_eq!(out[0], hb([1.0, -7.0, 4.5, -0.0]));
     assert_eq!(out[1], hb([6.0, -10.0, -2.0, -0.0]));
-    assert_eq!(out[2], hb([1.5, -0.4, -0.125, f32::NAN]).iter().take(3).copied().chain([0]).collect::<Vec<_>>());
+    assert_eq!(
+        out[2],
+        hb([1.5, -0.4, -0.125, f32::NAN])
+            .iter()
+            .take(3)
+            .copied()
+            .chain([0])
+            .collect::<Vec<_>>()
+    );
     assert_eq!(out[3], hb([3.0, 5.0, 0.5, 0.0]));
     assert_eq!(out[4], hb([2.0, -2.0, -4.0, -0.0]));
     assert_eq!(out[5], hb([5.0, 3.0, 0.0, 0.0]));
@@ -395,7 +422,7 @@ fn integer_and_bitwise_ops() {
     assert_eq!(out[0], [0x000F, 0x1234, 12 & -5, i16::MIN]);
     assert_eq!(out[1], [0x0FFF, -1, 12 | -5, -1]);
     assert_eq!(out[2], [!0x0F0Fi16, 0, !12, i16::MAX]);
-    assert_eq!(out[3], [(0x0F0Fi32 * 0xFF) as i16, 0x1234 * -1, -60, i16::MIN]);
+    assert_eq!(out[3], [(0x0F0Fi32 * 0xFF) as i16, -0x1234, -60, i16::MIN]);
     assert_eq!(out[4], [0x0F0E + 0x100 - 0xFF + 0xFF, 0x1233, 7, i16::MAX]);
 }
 
@@ -447,11 +474,20 @@ fn transcendentals_within_tolerance() {
         exp(&dh, &sh, 8)?;
         Ok((r, dh.to_vec()?))
     });
-    let refs: [fn(f64) -> f64; 5] = [f64::exp, f64::ln, f64::sqrt, |x| 1.0 / x.sqrt(), |x| 1.0 / x];
+    let refs: [fn(f64) -> f64; 5] = [
+        f64::exp,
+        f64::ln,
+        f64::sqrt,
+        |x| 1.0 / x.sqrt(),
+        |x| 1.0 / x,
+    ];
     for (got, f) in out.0.iter().zip(refs) {
         for (g, x) in got.iter().zip(xs) {
             let want = f(x as f64);
-            assert!(((*g as f64) - want).abs() <= want.abs() * 1.2e-7, "{x}: {g} vs {want}");
+            assert!(
+                ((*g as f64) - want).abs() <= want.abs() * 1.2e-7,
+                "{x}: {g} vs {want}"
+            );
         }
     }
     // exact cases
@@ -482,7 +518,11 @@ fn example_8_v5_duplicate_with_strides() {
         Ok(bits16(&d.to_vec()?))
     });
     for (i, b) in out.iter().enumerate() {
-        let want = if i < 16 || (32..48).contains(&i) { 0x3E00 } else { h(-1.0).to_bits() };
+        let want = if i < 16 || (32..48).contains(&i) {
+            0x3E00
+        } else {
+            h(-1.0).to_bits()
+        };
         assert_eq!(*b, want, "element {i}");
     }
 }
@@ -539,12 +579,25 @@ fn select_modes() {
         let d0 = ub.tensor(128, 0f32);
         select(&d0, &m, &a, &b, SELMODE::VSEL_CMPMASK_SPR, 128)?;
         let d1 = ub.tensor(128, 0f32);
-        select(&d1, &m, &a, SelectSrc1::Scalar(7.0), SELMODE::VSEL_TENSOR_SCALAR_MODE, 128)?;
+        select(
+            &d1,
+            &m,
+            &a,
+            SelectSrc1::Scalar(7.0),
+            SELMODE::VSEL_TENSOR_SCALAR_MODE,
+            128,
+        )?;
         let d2 = ub.tensor(128, 0f32);
         select(&d2, &m, &a, &b, SELMODE::VSEL_TENSOR_TENSOR_MODE, 128)?;
         Ok((d0.to_vec()?, d1.to_vec()?, d2.to_vec()?))
     });
-    let bit = |i: usize| if i < 64 { i % 8 == 0 || i % 8 == 2 } else { i < 128 && i >= 64 };
+    let bit = |i: usize| {
+        if i < 64 {
+            i % 8 == 0 || i % 8 == 2
+        } else {
+            (64..128).contains(&i)
+        }
+    };
     for i in 0..128 {
         let m0 = if bit(i % 64) { i as f32 } else { -1.0 };
         assert_eq!(out.0[i], m0, "mode 0 element {i}");

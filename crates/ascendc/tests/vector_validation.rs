@@ -21,7 +21,10 @@ fn position_must_be_ub() {
         .unwrap_err();
     let e = &err.errors[0];
     assert_eq!(e.category, Category::Position);
-    assert!(e.message.contains("operand `dst`") && e.message.contains("UB"), "{e}");
+    assert!(
+        e.message.contains("operand `dst`") && e.message.contains("UB"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -32,7 +35,10 @@ fn start_address_alignment() {
         exp(&v, &t, 8)
     });
     assert_eq!(e.category, Category::Align);
-    assert!(e.message.contains("`dst`") && e.message.contains("32-byte aligned"), "{e}");
+    assert!(
+        e.message.contains("`dst`") && e.message.contains("32-byte aligned"),
+        "{e}"
+    );
     assert!(e.location.unwrap().file.ends_with("vector_validation.rs"));
 }
 
@@ -43,16 +49,25 @@ fn extent_level0_and_level2_and_nothing_written() {
         let t = ub.tensor(128, h(1.0));
         let d = ub.tensor(128, h(0.0));
         let r = add_l0(&d, &t, &t, 128u64, 4, P);
-        assert!(d.to_vec()?.iter().all(|x| *x == h(0.0)), "a failing call writes nothing");
+        assert!(
+            d.to_vec()?.iter().all(|x| *x == h(0.0)),
+            "a failing call writes nothing"
+        );
         r
     });
     assert_eq!(e.category, Category::Size);
-    assert!(e.message.contains("at least 1024 bytes") && e.message.contains("only 256 bytes"), "{e}");
+    assert!(
+        e.message.contains("at least 1024 bytes") && e.message.contains("only 256 bytes"),
+        "{e}"
+    );
     let e = error_on("A2", |ub| {
         let t = ub.tensor(128, h(1.0));
         add(&t, &t, &t, 256)
     });
-    assert!(e.message.contains("at least 512 bytes") && e.message.contains("counter mode"), "{e}");
+    assert!(
+        e.message.contains("at least 512 bytes") && e.message.contains("counter mode"),
+        "{e}"
+    );
     // 910 level 2 is split: the last chunk is checked before the first one runs.
     let e = error_on("910", |ub| {
         let t = ub.tensor(128, h(1.0));
@@ -77,7 +92,10 @@ fn mask_zero_error_on_910_and_310p_warning_elsewhere() {
         let t = ub.tensor(64, 1.0f32);
         add_l0(&t, &t, &t, [0u64, 0], 1, P)
     });
-    assert!(w.iter().any(|m| m.contains("the mask enables no lane")), "{w:?}");
+    assert!(
+        w.iter().any(|m| m.contains("the mask enables no lane")),
+        "{w:?}"
+    );
 }
 
 #[test]
@@ -87,7 +105,10 @@ fn contiguous_mask_beyond_the_lanes() {
         add_l0(&t, &t, &t, 65u64, 1, P)
     });
     assert_eq!(e.category, Category::Range);
-    assert!(e.message.contains("`mask` = 65") && e.message.contains("[0, 64]"), "{e}");
+    assert!(
+        e.message.contains("`mask` = 65") && e.message.contains("[0, 64]"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -95,9 +116,19 @@ fn sixty_four_bit_mask_word_and_counter_warnings() {
     let e = error_on("A2", |ub| {
         let s = ub.tensor(32, 1i32);
         let d = ub.tensor(32, 0i64);
-        cast_l0(&d, &s, RoundMode::CAST_NONE, [1u64 << 40, 0], 1, UnaryRepeatParams::new(1, 1, 8, 4))
+        cast_l0(
+            &d,
+            &s,
+            RoundMode::CAST_NONE,
+            [1u64 << 40, 0],
+            1,
+            UnaryRepeatParams::new(1, 1, 8, 4),
+        )
     });
-    assert!(e.message.contains("`mask[0]`") && e.message.contains("2^32 − 1"), "{e}");
+    assert!(
+        e.message.contains("`mask[0]`") && e.message.contains("2^32 − 1"),
+        "{e}"
+    );
     let w = warnings_on("A2", |ub| {
         let t = ub.tensor(256, 1.0f32);
         let d = ub.tensor(256, 0.0f32);
@@ -108,7 +139,11 @@ fn sixty_four_bit_mask_word_and_counter_warnings() {
         assert_eq!(d.to_vec()?.iter().filter(|x| **x == 2.0).count(), 31);
         Ok(())
     });
-    assert!(w.iter().any(|m| m.contains("in counter mode is converted to a lane bit pattern")), "{w:?}");
+    assert!(
+        w.iter()
+            .any(|m| m.contains("in counter mode is converted to a lane bit pattern")),
+        "{w:?}"
+    );
 }
 
 #[test]
@@ -140,7 +175,10 @@ fn dtype_tables_per_product() {
         add(&t, &t, &t, 128)
     });
     assert_eq!(e.category, Category::Type);
-    assert!(e.message.contains("int16_t") && e.message.contains("Ascend910"), "{e}");
+    assert!(
+        e.message.contains("int16_t") && e.message.contains("Ascend910"),
+        "{e}"
+    );
     let e = error_on("910", |ub| {
         let t = ub.tensor(128, h(1.0));
         add_relu(&t, &t, &t, 128)
@@ -178,12 +216,18 @@ fn shift_amount_and_round_en() {
         let t = ub.tensor(16, 1i16);
         shift_left(&t, &t, 17, 16)
     });
-    assert!(e.message.contains("`scalarValue` = 17") && e.message.contains("[0, 16]"), "{e}");
+    assert!(
+        e.message.contains("`scalarValue` = 17") && e.message.contains("[0, 16]"),
+        "{e}"
+    );
     let e = error_on("A2", |ub| {
         let t = ub.tensor(16, 1u16);
         shift_right_l0(&t, &t, 1, 16u64, 1, UnaryRepeatParams::default(), true)
     });
-    assert!(e.message.contains("`roundEn`") && e.message.contains("unsigned"), "{e}");
+    assert!(
+        e.message.contains("`roundEn`") && e.message.contains("unsigned"),
+        "{e}"
+    );
     let e = error_on("310B", |ub| {
         let t = ub.tensor(16, 1i16);
         shift_right_l0(&t, &t, 1, 16u64, 1, UnaryRepeatParams::default(), true)
@@ -194,7 +238,10 @@ fn shift_amount_and_round_en() {
 #[test]
 fn counter_mode_and_saturation_switch_are_product_rules() {
     let e = error_on("910", |_| set_mask_count());
-    assert!(e.message.contains("counter mask mode is not available"), "{e}");
+    assert!(
+        e.message.contains("counter mask mode is not available"),
+        "{e}"
+    );
     for p in ["910", "310P", "310B"] {
         let e = error_on(p, |_| set_saturation_flag(false));
         assert_eq!(e.category, Category::Unsupported);
@@ -218,19 +265,42 @@ fn compare_count_not_whole_repeats_warns() {
         let a = ub.tensor(128, 1.0f32);
         let d = ub.tensor(32, 0u8);
         compare_scalar(&d, &a, 2.0, CMPMODE::LT, 100)?;
-        assert_eq!(d.to_vec()?[..10], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0]);
+        assert_eq!(
+            d.to_vec()?[..10],
+            [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0]
+        );
         Ok(())
     });
-    assert!(w.iter().any(|m| m.contains("the last 36 element(s) are not compared")), "{w:?}");
+    assert!(
+        w.iter()
+            .any(|m| m.contains("the last 36 element(s) are not compared")),
+        "{w:?}"
+    );
 }
 
 #[test]
 fn destination_stride_overlap_warns() {
     let w = warnings_on("A2", |ub| {
         let t = ub.tensor(512, h(1.0));
-        add_l0(&t, &t, &t, 128u64, 2, BinaryRepeatParams::new(0, 1, 1, 8, 8, 8))?;
-        add_l0(&t, &t, &t, 128u64, 2, BinaryRepeatParams::new(1, 1, 1, 4, 8, 8))
+        add_l0(
+            &t,
+            &t,
+            &t,
+            128u64,
+            2,
+            BinaryRepeatParams::new(0, 1, 1, 8, 8, 8),
+        )?;
+        add_l0(
+            &t,
+            &t,
+            &t,
+            128u64,
+            2,
+            BinaryRepeatParams::new(1, 1, 1, 4, 8, 8),
+        )
     });
     assert!(w.iter().any(|m| m.contains("block stride 0")));
-    assert!(w.iter().any(|m| m.contains("repeat stride 4 makes consecutive repeats overlap")));
+    assert!(w
+        .iter()
+        .any(|m| m.contains("repeat stride 4 makes consecutive repeats overlap")));
 }

@@ -615,7 +615,11 @@ mod tests {
             let bits = sh.bits(r);
             let mut vals = Vec::new();
             for k in 0..sh.lanes {
-                let on = if k < 64 { bits[0] >> k & 1 } else { bits[1] >> (k - 64) & 1 };
+                let on = if k < 64 {
+                    bits[0] >> k & 1
+                } else {
+                    bits[1] >> (k - 64) & 1
+                };
                 if on == 1 {
                     let x: i16 = read(ub, a.lane_addr(2, r, k));
                     let y: i16 = read(ub, b.lane_addr(2, r, k));
