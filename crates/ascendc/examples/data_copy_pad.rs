@@ -10,8 +10,6 @@ struct TestDataCopyPad {
     pipe: TPipe,
     in_queue_src: TQue<QuePosition::VECIN, 1>,
     out_queue_dst: TQue<QuePosition::VECOUT, 1>,
-    // ADAPTER (until `adds` is available): a VECCALC buffer of zeros for `add`.
-    zero_buf: TBuf<QuePosition::VECCALC>,
     src_global: GlobalTensor<f16>,
     dst_global: GlobalTensor<f16>,
     scalar: f16,
@@ -23,7 +21,6 @@ impl TestDataCopyPad {
             pipe: TPipe::new(),
             in_queue_src: TQue::new(),
             out_queue_dst: TQue::new(),
-            zero_buf: TBuf::new(),
             src_global: GlobalTensor::new(),
             dst_global: GlobalTensor::new(),
             scalar: f16::ZERO,
@@ -34,8 +31,7 @@ impl TestDataCopyPad {
         self.src_global.set_global_buffer(src_gm);
         self.dst_global.set_global_buffer(dst_gm);
         self.pipe.init_buffer(&mut self.in_queue_src, 1, 32 * 2)?;
-        self.pipe.init_buffer(&mut self.out_queue_dst, 1, 32 * 2)?;
-        self.pipe.init_tbuf(&mut self.zero_buf, 32 * 2) // ADAPTER
+        self.pipe.init_buffer(&mut self.out_queue_dst, 1, 32 * 2)
     }
 
     fn process(&mut self) -> Result<()> {
@@ -55,12 +51,7 @@ impl TestDataCopyPad {
     fn compute(&mut self) -> Result<()> {
         let src_local = self.in_queue_src.deque::<f16>()?;
         let dst_local = self.out_queue_dst.alloc_tensor::<f16>()?;
-        // ADAPTER for `Adds(dstLocal, srcLocal, scalar, 20)`: add a tensor holding `scalar`.
-        let scalar_local = self.zero_buf.get::<f16>()?;
-        for i in 0..32 {
-            scalar_local.set_value(i, self.scalar)?;
-        }
-        add(&dst_local, &src_local, &scalar_local, 20)?;
+        adds(&dst_local, &src_local, self.scalar, 20)?;
         self.out_queue_dst.enque(&dst_local)?;
         self.in_queue_src.free_tensor(&src_local)
     }

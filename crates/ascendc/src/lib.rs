@@ -57,12 +57,16 @@ pub use api::sync::{
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
 pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
 pub use api::vec::binary::{add, add_l0};
+pub use api::vec::compare::{SelectSrc1, CMPMODE, SELMODE};
+pub use api::vec::mask::MaskMode;
 pub use api::vec::reduce::{
     block_reduce_max, block_reduce_min, block_reduce_sum, pair_reduce_sum, reduce_max,
     reduce_max_l0, reduce_min, reduce_min_l0, reduce_sum, reduce_sum_l0, repeat_reduce_sum,
     whole_reduce_max, whole_reduce_min, whole_reduce_sum, ReduceElement, ReduceOrder,
 };
-pub use api::vec::{BinaryRepeatParams, Mask, UnaryRepeatParams, MASK_PLACEHOLDER};
+pub use api::vec::{
+    BinaryRepeatParams, Count, Mask, UnaryRepeatParams, KEEP_MASK, MASK_PLACEHOLDER,
+};
 pub use chip::{ChipProfile, Product};
 pub use core::trace::{HardEvent, Pipe};
 pub use core::CountRounding;
@@ -70,6 +74,7 @@ pub use dtype::{bf16, f16, DType, Element};
 pub use error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
 pub use gm::{GmAddr, GmBuffer};
 pub use launch::{KernelMode, Launch, LaunchError, LaunchReport};
+pub use numeric::RoundMode;
 pub use position::{QuePosition, TPosition};
 
 /// `PIPE_S`.
@@ -92,15 +97,22 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 /// Everything a kernel usually needs: `use ascendc::prelude::*;`.
 pub mod prelude {
     pub use crate::api::vec::binary::*;
+    pub use crate::api::vec::cast::*;
+    pub use crate::api::vec::compare::*;
+    pub use crate::api::vec::control::*;
+    pub use crate::api::vec::duplicate::*;
+    pub use crate::api::vec::mask::*;
     pub use crate::api::vec::reduce::*;
+    pub use crate::api::vec::scalar::*;
+    pub use crate::api::vec::unary::*;
     pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, get_sub_block_idx,
         get_task_ratio, pipe_barrier, set_flag, set_pad_value, wait_flag, BinaryRepeatParams,
-        BlockMode, DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams,
+        BlockMode, Count, DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams,
         DataCopyPadParams, DataCopyParams, DataFormat, DeqScale, Element, GlobalTensor, GmAddr,
         GmBuffer, HardEvent, KernelMode, Launch, LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull,
-        PadMode, Pipe, QuePosition, Result, ShapeInfo, SliceInfo, TBuf, TPipe, TPosition, TQue,
-        TQueBind, UnaryRepeatParams, K_MAX_DIM, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M,
-        PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
+        PadMode, Pipe, QuePosition, Result, RoundMode, ShapeInfo, SliceInfo, TBuf, TPipe,
+        TPosition, TQue, TQueBind, UnaryRepeatParams, KEEP_MASK, K_MAX_DIM, MASK_PLACEHOLDER,
+        PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
     };
 }

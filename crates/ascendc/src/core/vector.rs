@@ -17,7 +17,7 @@ pub const REPEAT_BYTES: u64 = 256;
 pub const MAX_LANES: usize = 128;
 
 /// Mask register and control bits of the vector unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VectorState {
     /// MASK register as `[low, high]` (lanes 0–63, lanes 64–127).
     pub mask: [u64; 2],
@@ -25,6 +25,8 @@ pub struct VectorState {
     pub counter_mode: bool,
     /// fp16 results saturate (±65504, NaN → 0) instead of producing Inf/NaN.
     pub fp16_saturation: bool,
+    /// `SetDeqScale` factor of the int32 → half Cast.
+    pub deq_scale: half::f16,
 }
 
 impl VectorState {
@@ -34,6 +36,7 @@ impl VectorState {
             mask: [u64::MAX; 2],
             counter_mode: false,
             fp16_saturation,
+            deq_scale: half::f16::ONE,
         }
     }
 
@@ -212,6 +215,23 @@ impl Operand {
             return self.addr;
         }
         let last_r = shape.repeats - 1;
+        if let Enable::Counter(n) = shape.enable {
+            // Full repeats, then a last repeat with the remaining lanes.
+            let tail = shape.bits(last_r);
+            let tail_span = if tail[1] != 0 {
+                128 - tail[1].leading_zeros()
+            } else {
+                64 - tail[0].leading_zeros()
+            };
+            let mut end = self.lane_addr(size, 0, span - 1);
+            if tail_span > 0 {
+                end = end.max(self.lane_addr(size, last_r, tail_span - 1));
+            }
+            if last_r > 0 && n > shape.lanes as u64 {
+                end = end.max(self.lane_addr(size, last_r - 1, shape.lanes - 1));
+            }
+            return end + size as u64;
+        }
         // The furthest lane is the last enabled lane of the last repeat or of the first one
         // (repeat stride 0), so take the maximum over both.
         let a = self.lane_addr(size, last_r, span - 1);
@@ -276,6 +296,28 @@ fn dense_alias_ok(d: (u64, u64), s: (u64, u64)) -> Option<bool> {
 
 fn aligned<T>(addr: u64) -> bool {
     addr % std::mem::align_of::<T>() as u64 == 0
+}
+
+/// `d = v` on every enabled lane (a fill).
+pub fn map0<D: Pod>(ub: &mut [u8], shape: &Shape, d: Operand, v: D) {
+    if shape.is_empty() {
+        return;
+    }
+    let sd = std::mem::size_of::<D>();
+    if let Some(n) = shape.dense_prefix() {
+        if d.is_dense(sd, shape.lanes) {
+            let (a, b) = range(d.addr, sd, n);
+            for c in ub[a as usize..b as usize].chunks_exact_mut(sd) {
+                c.copy_from_slice(bytemuck::bytes_of(&v));
+            }
+            return;
+        }
+    }
+    for r in 0..shape.repeats {
+        for_lanes(shape.bits(r), shape.lanes, |k| {
+            write(ub, d.lane_addr(sd, r, k), v)
+        });
+    }
 }
 
 /// `d = f(a)` on every enabled lane.
@@ -524,7 +566,7 @@ mod tests {
         let st = VectorState {
             mask: [130, 0],
             counter_mode: true,
-            fp16_saturation: true,
+            ..VectorState::new(true)
         };
         let sh = st.shape(128, 99);
         assert_eq!(sh.repeats, 2);
@@ -566,62 +608,119 @@ mod tests {
         assert_eq!(out[127], 0x7777);
     }
 
-    use proptest::prelude::*;
-
-    /// Lane-by-lane model of one two-source instruction, straight from the address formula.
-    fn model_map2(ub: &mut [u8], sh: &Shape, d: Operand, a: Operand, b: Operand) {
+    /// The address formula applied lane by lane, in the model's order (reads of a repeat, then
+    /// its writes): the reference every execution path must match.
+    fn reference2(ub: &mut [u8], sh: &Shape, d: Operand, a: Operand, b: Operand) {
         for r in 0..sh.repeats {
             let bits = sh.bits(r);
             let mut vals = Vec::new();
             for k in 0..sh.lanes {
-                if (bits[(k / 64) as usize] >> (k % 64)) & 1 == 1 {
-                    let x: i32 = read(ub, a.lane_addr(4, r, k));
-                    let y: i32 = read(ub, b.lane_addr(4, r, k));
+                let on = if k < 64 {
+                    bits[0] >> k & 1
+                } else {
+                    bits[1] >> (k - 64) & 1
+                };
+                if on == 1 {
+                    let x: i16 = read(ub, a.lane_addr(2, r, k));
+                    let y: i16 = read(ub, b.lane_addr(2, r, k));
                     vals.push((k, x.wrapping_mul(3).wrapping_add(y)));
                 }
             }
             for (k, v) in vals {
-                write(ub, d.lane_addr(4, r, k), v);
+                write(ub, d.lane_addr(2, r, k), v);
             }
         }
     }
 
-    fn operand() -> impl Strategy<Value = Operand> {
-        (
-            0u64..16,
-            prop_oneof![Just(1u32), 0u32..4],
-            prop_oneof![Just(8u32), 0u32..12],
-        )
-            .prop_map(|(blk0, blk_stride, rep_stride)| Operand {
-                addr: blk0 * 32,
-                blk_stride,
-                rep_stride,
-            })
+    use proptest::prelude::*;
+
+    fn operand(dense: bool) -> impl Strategy<Value = Operand> {
+        (0u64..8, 0u32..4, 0u32..20).prop_map(move |(blk, b, r)| {
+            if dense {
+                Operand::contiguous(blk * 1024, 2, 128)
+            } else {
+                Operand {
+                    addr: blk * 1024,
+                    blk_stride: b,
+                    rep_stride: r,
+                }
+            }
+        })
+    }
+
+    fn shape() -> impl Strategy<Value = Shape> {
+        prop_oneof![
+            (1u32..6).prop_map(|r| Shape {
+                lanes: 128,
+                repeats: r,
+                enable: Enable::Bits([u64::MAX; 2])
+            }),
+            (1u64..700).prop_map(|n| Shape {
+                lanes: 128,
+                repeats: n.div_ceil(128) as u32,
+                enable: Enable::Counter(n)
+            }),
+            (any::<u64>(), any::<u64>(), 1u32..4).prop_map(|(lo, hi, r)| Shape {
+                lanes: 128,
+                repeats: r,
+                enable: Enable::Bits([lo, hi])
+            }),
+        ]
     }
 
     proptest! {
-        /// Whatever path `map2` takes (dense slices, aliased in-place, or lane by lane), it
-        /// matches the lane model.
         #[test]
-        fn map2_matches_lane_model(
-            d in operand(),
-            a in operand(),
-            b in operand(),
-            repeats in 0u32..5,
-            mask in prop_oneof![Just([u64::MAX, 0]), any::<u64>().prop_map(|m| [m, 0]), (0u32..65).prop_map(|n| contiguous_bits(n as u64))],
-            counter in prop::option::of(0u64..300),
-            same in 0u8..3,
+        fn map2_matches_the_address_formula(
+            seed in any::<u64>(),
+            sh in shape(),
+            dense in any::<bool>(),
+            d in operand(true),
+            a in operand(false),
+            b in operand(false),
+            da in operand(true),
+            db in operand(true),
         ) {
-            let (a, b) = match same { 1 => (d, b), 2 => (a, d), _ => (a, b) };
-            let shape = match counter {
-                Some(n) => Shape { lanes: 64, repeats: n.div_ceil(64) as u32, enable: Enable::Counter(n) },
-                None => Shape { lanes: 64, repeats, enable: Enable::Bits(mask) },
-            };
-            let mut ub: Vec<u8> = (0..16384u32).map(|i| (i * 7 % 253) as u8).collect();
-            let mut expect = ub.clone();
-            model_map2(&mut expect, &shape, d, a, b);
-            map2(&mut ub, &shape, d, a, b, |x: i32, y: i32| x.wrapping_mul(3).wrapping_add(y));
-            prop_assert_eq!(ub, expect);
+            let (a, b) = if dense { (da, db) } else { (a, b) };
+            let mut ub = vec![0u8; 16 * 1024];
+            let mut x = seed | 1;
+            for byte in ub.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *byte = x as u8;
+            }
+            let mut want = ub.clone();
+            reference2(&mut want, &sh, d, a, b);
+            map2(&mut ub, &sh, d, a, b, |p: i16, q: i16| p.wrapping_mul(3).wrapping_add(q));
+            prop_assert!(ub == want);
+        }
+
+        #[test]
+        fn map1_and_map0_match_the_address_formula(
+            sh in shape(),
+            d in operand(true),
+            a in operand(true),
+            s in operand(false),
+            strided in any::<bool>(),
+        ) {
+            let a = if strided { s } else { a };
+            let mut ub: Vec<u8> = (0..16 * 1024).map(|i| (i * 7 + 3) as u8).collect();
+            let mut want = ub.clone();
+            let zero = Operand { addr: 15 * 1024, blk_stride: 0, rep_stride: 0 };
+            for i in 0..16 {
+                write(&mut want, zero.addr + 2 * i, 0i16);
+                write(&mut ub, zero.addr + 2 * i, 0i16);
+            }
+            reference2(&mut want, &sh, d, a, zero);
+            map1(&mut ub, &sh, d, a, |p: i16| p.wrapping_mul(3));
+            prop_assert!(ub == want);
+            let mut fill = ub.clone();
+            map0(&mut fill, &sh, d, 0x5A5Ai16);
+            for r in 0..sh.repeats {
+                let bits = sh.bits(r);
+                for_lanes(bits, sh.lanes, |k| write(&mut ub, d.lane_addr(2, r, k), 0x5A5Ai16));
+            }
+            prop_assert!(ub == fill);
         }
     }
 }

@@ -2,8 +2,16 @@
 //! (mask + repeat + strides) and level-2 (element count) calls onto the vector unit.
 
 pub mod binary;
+pub mod cast;
+pub mod compare;
+pub mod control;
+pub mod duplicate;
+pub mod mask;
+pub mod operators;
 pub mod reduce;
+pub mod scalar;
 pub mod support;
+pub mod unary;
 
 use super::tensor::LocalTensor;
 use crate::core::trace::{Access, Pipe};
@@ -129,6 +137,49 @@ impl From<[u64; 2]> for Mask {
     }
 }
 
+impl Mask {
+    /// The bitwise form from the two words in `SetVectorMask(maskHigh, maskLow)` order.
+    pub const fn high_low(high: u64, low: u64) -> Mask {
+        Mask::Bits([low, high])
+    }
+}
+
+/// The element-count argument of a level-2 call: a number of elements (`int32_t count`), or
+/// [`KEEP_MASK`] for `isSetMask = false`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    /// The first `n` elements of every operand.
+    Elements(i64),
+    /// `isSetMask = false`: one instruction of one repeat with contiguous default strides under
+    /// the mask and mode the program set (`SetVectorMask` / `SetMaskCount`); the state is left
+    /// untouched. In counter mode the mask register's count gives the number of elements.
+    KeepMask,
+}
+
+/// Level-2 `isSetMask = false` (pass it as the `count` argument; Ascend C ignores `count` then).
+pub const KEEP_MASK: Count = Count::KeepMask;
+
+impl From<i32> for Count {
+    fn from(n: i32) -> Self {
+        Count::Elements(n as i64)
+    }
+}
+impl From<u32> for Count {
+    fn from(n: u32) -> Self {
+        Count::Elements(n as i64)
+    }
+}
+impl From<i64> for Count {
+    fn from(n: i64) -> Self {
+        Count::Elements(n)
+    }
+}
+impl From<usize> for Count {
+    fn from(n: usize) -> Self {
+        Count::Elements(n as i64)
+    }
+}
+
 /// How a call asks for work: level 0 or level 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Issue {
@@ -136,6 +187,27 @@ pub(crate) enum Issue {
     Level0 { mask: Mask, repeat: u8 },
     /// The first `n` elements of every operand.
     Count(i64),
+    /// Level 2 with `isSetMask = false`: one repeat under the current mask state.
+    KeepMask,
+}
+
+impl From<Count> for Issue {
+    fn from(c: Count) -> Self {
+        match c {
+            Count::Elements(n) => Issue::Count(n),
+            Count::KeepMask => Issue::KeepMask,
+        }
+    }
+}
+
+impl Issue {
+    /// A level-0 issue.
+    pub fn level0(mask: impl Into<Mask>, repeat: u8) -> Issue {
+        Issue::Level0 {
+            mask: mask.into(),
+            repeat,
+        }
+    }
 }
 
 /// One operand of a vector call.
@@ -212,9 +284,74 @@ pub(crate) fn run(
     lanes: u32,
     issue: Issue,
     ops: &[Opnd],
+    exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
+) -> Result<()> {
+    run_bits(core, api, loc, lanes, issue, ops, &[], exec)
+}
+
+/// An operand holding one bit per lane (Compare's destination, Select's `selMask`): repeat `r`
+/// of an instruction uses bytes `[r·L/8, (r+1)·L/8)` after the instruction's first element, or
+/// always the first `L/8` bytes when `advance` is false.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BitOpnd {
+    pub name: &'static str,
+    pub pos: crate::position::TPosition,
+    pub hw: Hardware,
+    pub addr: u32,
+    pub len: u32,
+    pub write: bool,
+    pub advance: bool,
+}
+
+impl BitOpnd {
+    /// A bit operand from a tensor of any element type.
+    pub fn of<T: Element>(
+        name: &'static str,
+        t: &LocalTensor<T>,
+        write: bool,
+        advance: bool,
+    ) -> BitOpnd {
+        BitOpnd {
+            name,
+            pos: t.pos,
+            hw: t.hw,
+            addr: t.addr,
+            len: t.len,
+            write,
+            advance,
+        }
+    }
+}
+
+/// [`run`] with bit operands after the element operands; `exec` gets their operands last, with
+/// `addr` = the byte of the instruction's first lane bit.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_bits(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    lanes: u32,
+    issue: Issue,
+    ops: &[Opnd],
+    bits: &[BitOpnd],
     mut exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
 ) -> Result<()> {
-    for o in ops {
+    for (name, pos, hw, addr) in ops
+        .iter()
+        .map(|o| (o.name, o.pos, o.hw, o.addr))
+        .chain(bits.iter().map(|o| (o.name, o.pos, o.hw, o.addr)))
+    {
+        let o = Opnd {
+            name,
+            pos,
+            hw,
+            addr,
+            len: 0,
+            size: 1,
+            blk: 0,
+            rep: 0,
+            write: false,
+        };
         if o.hw != Hardware::UB {
             return Err(SimError::new(
                 Category::Position,
@@ -234,52 +371,32 @@ pub(crate) fn run(
     }
     let type_lanes = lanes;
     let mut instrs: Vec<(Shape, u64)> = Vec::with_capacity(2);
+    let mut new_mask = None;
     match issue {
         Issue::Level0 { mask, repeat } => {
-            match mask {
-                Mask::Keep => {}
-                Mask::Count(n) => {
-                    if n > type_lanes as u64 && !core.vector.counter_mode {
-                        core.warn(
-                            Category::Range,
-                            api,
-                            format!("parameter `mask` = {n} exceeds the {type_lanes} lanes of a repeat; treated as {type_lanes}"),
-                            loc,
-                        );
-                    }
-                    core.vector.mask = contiguous_mask_bits(n, type_lanes);
-                }
-                Mask::Bits(b) => core.vector.mask = b,
+            let mut state = core.vector;
+            state.mask = level0_mask(core, api, loc, type_lanes, mask)?;
+            let shape = state.shape(lanes, repeat as u32);
+            if !check_empty(core, api, loc, type_lanes, &shape, repeat == 0)? {
+                core.vector.mask = state.mask;
+                return Ok(());
             }
-            let shape = core.vector.shape(lanes, repeat as u32);
-            if shape.is_empty() {
-                let mask_empty = repeat != 0 || core.vector.counter_mode;
-                if mask_empty && !core.profile.mask_zero_is_nop {
-                    return Err(SimError::range(
-                        api,
-                        "mask",
-                        0,
-                        format!("[1, {type_lanes}] on {}", core.profile.soc),
-                    ));
-                }
-                let why = if mask_empty {
-                    "the mask enables no lane"
-                } else {
-                    "repeatTimes = 0"
-                };
-                core.warn(
-                    Category::Nop,
-                    api,
-                    format!("{why}: the instruction does nothing"),
-                    loc,
-                );
+            new_mask = Some(state.mask);
+            for o in ops.iter().filter(|o| o.write) {
+                warn_dst_overlap(core, api, loc, o, &shape);
+            }
+            instrs.push((shape, 0));
+        }
+        Issue::KeepMask => {
+            let shape = core.vector.shape(lanes, 1);
+            if !check_empty(core, api, loc, type_lanes, &shape, false)? {
                 return Ok(());
             }
             instrs.push((shape, 0));
         }
         Issue::Count(n) => {
-            if n < 0 {
-                return Err(SimError::range(api, "count", n, "[0, 2^31)"));
+            if !(0..=i32::MAX as i64).contains(&n) {
+                return Err(SimError::range(api, "count", n, "[0, 2^31 − 1]"));
             }
             let n = n as u64;
             if n == 0 {
@@ -324,18 +441,29 @@ pub(crate) fn run(
             }
         }
     }
-    let mut operands = [Operand {
-        addr: 0,
-        blk_stride: 1,
-        rep_stride: 8,
-    }; 4];
-    let mut accesses =
-        [Access::contiguous(false, crate::core::trace::Space::Local(Hardware::UB), 0, 0); 4];
+    // Check every instruction's extents before any of them runs: a failing call writes nothing.
+    let mode = if core.vector.counter_mode
+        || matches!(issue, Issue::Count(_)) && core.profile.counter_mode
+    {
+        "counter"
+    } else {
+        "normal"
+    };
+    let mut planned = Vec::with_capacity(instrs.len());
     for (shape, first_elem) in &instrs {
+        let mut operands = [Operand {
+            addr: 0,
+            blk_stride: 1,
+            rep_stride: 8,
+        }; 6];
+        let mut accesses =
+            [Access::contiguous(false, crate::core::trace::Space::Local(Hardware::UB), 0, 0); 6];
         for (i, o) in ops.iter().enumerate() {
             let (blk, rep) = match issue {
                 Issue::Level0 { .. } => (o.blk, o.rep),
-                Issue::Count(_) => (1, (lanes as u64 * o.size as u64 / BLOCK).max(1) as u32),
+                Issue::Count(_) | Issue::KeepMask => {
+                    (1, (lanes as u64 * o.size as u64 / BLOCK).max(1) as u32)
+                }
             };
             let op = Operand {
                 addr: o.addr as u64 + first_elem * o.size as u64,
@@ -349,9 +477,10 @@ pub(crate) fn run(
                     Category::Size,
                     api,
                     format!(
-                        "operand `{}` would be accessed up to byte {end} of UB, beyond its tensor (bytes {}..{limit}, {} elements)",
+                        "operand `{}` size check failed in {mode} mode: the tensor needs to be at least {} bytes, while its size is only {} bytes ({} elements)",
                         o.name,
-                        o.addr,
+                        end - o.addr as u64,
+                        o.len,
                         o.len as usize / o.size
                     ),
                 ));
@@ -359,12 +488,48 @@ pub(crate) fn run(
             operands[i] = op;
             accesses[i] = op.access(o.write, o.size, shape);
         }
-        exec(
-            core.mem.bytes_mut(Hardware::UB),
-            shape,
-            &operands[..ops.len()],
-        );
-        core.issue(Pipe::V, api, loc, &accesses[..ops.len()]);
+        for (j, b) in bits.iter().enumerate() {
+            let per = lanes as u64 / 8;
+            let (start, bytes) = if b.advance {
+                (first_elem / 8, shape.repeats as u64 * per)
+            } else {
+                (0, per)
+            };
+            if start + bytes > b.len as u64 {
+                return Err(SimError::new(
+                    Category::Size,
+                    api,
+                    format!(
+                        "operand `{}` size check failed in {mode} mode: the tensor needs to be at least {} bytes ({} bits, one per lane), while its size is only {} bytes",
+                        b.name,
+                        start + bytes,
+                        (start + bytes) * 8,
+                        b.len
+                    ),
+                ));
+            }
+            let addr = b.addr as u64 + start;
+            operands[ops.len() + j] = Operand {
+                addr,
+                blk_stride: 0,
+                rep_stride: 0,
+            };
+            accesses[ops.len() + j] = Access::contiguous(
+                b.write,
+                crate::core::trace::Space::Local(Hardware::UB),
+                addr,
+                bytes,
+            );
+        }
+        planned.push((*shape, operands, accesses));
+    }
+    if let Some(m) = new_mask {
+        core.vector.mask = m;
+    }
+    let n = ops.len() + bits.len();
+    for (shape, operands, accesses) in &planned {
+        exec(core.mem.bytes_mut(Hardware::UB), shape, &operands[..n]);
+        core.issue(Pipe::V, api, loc, &accesses[..n]);
     }
     if let Issue::Count(_) = issue {
         if core.profile.counter_mode {
@@ -377,4 +542,123 @@ pub(crate) fn run(
         }
     }
     Ok(())
+}
+
+/// The mask register value a level-0 mask argument sets (`isSetMask = true`), checked against
+/// the lanes of the instruction.
+fn level0_mask(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    lanes: u32,
+    mask: Mask,
+) -> Result<[u64; 2]> {
+    let counter = core.vector.counter_mode;
+    match mask {
+        Mask::Keep => Ok(core.vector.mask),
+        Mask::Count(n) => {
+            if counter {
+                core.warn(
+                    Category::Range,
+                    api,
+                    format!("contiguous `mask` = {n} in counter mode is converted to a lane bit pattern, whose low 32 bits become the element count; pass the count as `[count, 0]` or set it with SetVectorMask and MASK_PLACEHOLDER"),
+                    loc,
+                );
+            } else if n > lanes as u64 {
+                let lo = if core.profile.mask_zero_is_nop { 0 } else { 1 };
+                return Err(SimError::range(
+                    api,
+                    "mask",
+                    n,
+                    format!(
+                        "[{lo}, {lanes}] (256 bytes / element size lanes per repeat) on {}",
+                        core.profile.soc
+                    ),
+                ));
+            }
+            Ok(contiguous_mask_bits(n, lanes))
+        }
+        Mask::Bits(b) => {
+            if counter && b[0] > u32::MAX as u64 {
+                core.warn(
+                    Category::Range,
+                    api,
+                    format!("counter-mode `mask[0]` = {:#x} exceeds 2^32 − 1: only MASK[31:0] = {} is the element count", b[0], b[0] & 0xFFFF_FFFF),
+                    loc,
+                );
+            } else if !counter && lanes <= 32 && b[0] > u32::MAX as u64 {
+                return Err(SimError::range(
+                    api,
+                    "mask[0]",
+                    format!("{:#x}", b[0]),
+                    "[0, 2^32 − 1] for 64-bit elements (32 lanes)",
+                ));
+            }
+            Ok(b)
+        }
+    }
+}
+
+/// Handles an instruction whose shape enables nothing: a no-op with a warning, or an error on
+/// products where a zero mask is rejected (normal mode on 910/310P). Returns whether to run.
+fn check_empty(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    lanes: u32,
+    shape: &Shape,
+    repeat_zero: bool,
+) -> Result<bool> {
+    if !shape.is_empty() {
+        return Ok(true);
+    }
+    let counter = core.vector.counter_mode;
+    if !repeat_zero && !counter && !core.profile.mask_zero_is_nop {
+        return Err(SimError::range(
+            api,
+            "mask",
+            0,
+            format!(
+                "[1, {lanes}]: a mask enabling no lane is rejected on {}",
+                core.profile.soc
+            ),
+        ));
+    }
+    let why = if counter {
+        "the counter-mode element count is 0"
+    } else if repeat_zero {
+        "repeatTimes = 0"
+    } else {
+        "the mask enables no lane"
+    };
+    core.warn(
+        Category::Nop,
+        api,
+        format!("{why}: the instruction does nothing"),
+        loc,
+    );
+    Ok(false)
+}
+
+/// Warns about destination strides whose writes land on each other (the later write wins).
+fn warn_dst_overlap(core: &mut Core, api: &'static str, loc: SourceLoc, o: &Opnd, shape: &Shape) {
+    let blocks = (shape.lanes as u64 * o.size as u64).div_ceil(BLOCK) as u32;
+    if o.blk == 0 && blocks > 1 {
+        core.warn(
+            Category::Overlap,
+            api,
+            format!("`{}` block stride 0: all blocks of a repeat are written to the same 32 bytes (unsupported on hardware; the last block wins here)", o.name),
+            loc,
+        );
+    } else if shape.repeats > 1
+        && o.rep > 0
+        && (o.rep as u64) < (blocks as u64 - 1) * o.blk as u64 + 1
+    {
+        core.warn(
+            Category::Overlap,
+            api,
+            format!("`{}` repeat stride {} makes consecutive repeats overlap (unsupported on hardware; later repeats win here)", o.name, o.rep),
+            loc,
+        );
+    }
 }

@@ -1,7 +1,9 @@
-//! Which element types each vector operation accepts on each product (`vector-ops.md` tables).
+//! Which element types each vector operation accepts on each product (`vector-ops.md` tables),
+//! and the other per-product facts of the vector instructions.
 
 use crate::chip::Product;
 use crate::dtype::{DType, DTypeSet};
+use crate::numeric::RoundMode;
 
 /// An operation's type support: one set per product (910, 310P, A2, A3, 310B).
 #[derive(Debug, Clone, Copy)]
@@ -18,6 +20,18 @@ impl OpSupport {
         }
     }
 
+    /// One set per product family: 910, 310P, A2/A3, 310B.
+    pub const fn per_family(
+        p910: DTypeSet,
+        p310p: DTypeSet,
+        a2a3: DTypeSet,
+        p310b: DTypeSet,
+    ) -> OpSupport {
+        OpSupport {
+            per_product: [p910, p310p, a2a3, a2a3, p310b],
+        }
+    }
+
     /// Types supported on `p`.
     pub const fn types(&self, p: Product) -> DTypeSet {
         self.per_product[p as usize]
@@ -26,14 +40,17 @@ impl OpSupport {
 
 use DType::*;
 
+const NONE: DTypeSet = DTypeSet::EMPTY;
+const H: DTypeSet = DTypeSet::of(&[Half]);
+const H_F: DTypeSet = DTypeSet::of(&[Half, Float]);
 const H_I32_F: DTypeSet = DTypeSet::of(&[Half, Int32, Float]);
 const I16_H_I32_F: DTypeSet = DTypeSet::of(&[Int16, Half, Int32, Float]);
+const I16_H_F: DTypeSet = DTypeSet::of(&[Int16, Half, Float]);
+const I16_U16: DTypeSet = DTypeSet::of(&[Int16, Uint16]);
+const SHIFT_TYPES: DTypeSet = DTypeSet::of(&[Int16, Uint16, Int32, Uint32]);
 
 /// Add, Sub, Mul, Max, Min.
 pub const ARITH: OpSupport = OpSupport::uniform(H_I32_F, I16_H_I32_F);
-
-const H: DTypeSet = DTypeSet::of(&[Half]);
-const H_F: DTypeSet = DTypeSet::of(&[Half, Float]);
 
 /// RepeatReduceSum, WholeReduceSum, ReduceSum: half and float everywhere (`reductions.md` §2, A8).
 pub const REDUCE_SUM: OpSupport = OpSupport::uniform(H_F, H_F);
@@ -101,3 +118,202 @@ pub const REDUCE_RULES: [ReduceRules; 5] = {
         },
     ]
 };
+/// Div.
+pub const DIV: OpSupport = OpSupport::uniform(H_F, H_F);
+/// And, Or, Not.
+pub const BITWISE: OpSupport = OpSupport::uniform(I16_U16, I16_U16);
+/// AddRelu, SubRelu.
+pub const ARITH_RELU: OpSupport = OpSupport::per_family(NONE, I16_H_F, I16_H_F, H_F);
+/// FusedMulAdd.
+pub const FUSED_MUL_ADD: OpSupport = OpSupport::per_family(NONE, H_F, H_F, H_F);
+/// MulAddDst with one element type.
+pub const MUL_ADD_DST: OpSupport = OpSupport::per_family(
+    NONE,
+    H_F,
+    H_F,
+    DTypeSet::of(&[Half, Float, Int16, Uint16, Int32, Uint32]),
+);
+/// MulAddDst with half sources and a float destination: the source type.
+pub const MUL_ADD_DST_HALF_FLOAT: OpSupport = OpSupport::per_family(NONE, H, H, NONE);
+/// Adds, Muls.
+pub const SCALAR_ARITH: OpSupport = OpSupport::uniform(H_F, I16_H_I32_F);
+/// Maxs, Mins.
+pub const SCALAR_MAX_MIN: OpSupport = OpSupport::uniform(NONE, I16_H_I32_F);
+/// LeakyRelu.
+pub const LEAKY_RELU: OpSupport = OpSupport::uniform(NONE, H_F);
+/// ShiftLeft, ShiftRight.
+pub const SHIFT: OpSupport = OpSupport::per_family(NONE, NONE, SHIFT_TYPES, SHIFT_TYPES);
+/// ShiftRight `roundEn = true` is accepted (A2/A3 only).
+pub const SHIFT_ROUND_EN: [bool; 5] = [false, false, true, true, false];
+/// Axpy with one element type.
+pub const AXPY: OpSupport = OpSupport::uniform(H_F, H_F);
+/// Axpy with a half source and a float destination: the source type.
+pub const AXPY_HALF_FLOAT: OpSupport = OpSupport::uniform(H, H);
+/// Exp, Ln, Reciprocal, Sqrt, Rsqrt.
+pub const TRANSCENDENTAL: OpSupport = OpSupport::uniform(H_F, H_F);
+/// Abs.
+pub const ABS: OpSupport = OpSupport::per_family(H_F, H_F, H_F, I16_H_F);
+/// Relu.
+pub const RELU: OpSupport = OpSupport::uniform(H, H_I32_F);
+/// Duplicate.
+pub const DUPLICATE: OpSupport = OpSupport::uniform(
+    DTypeSet::of(&[Int16, Uint16, Half, Bfloat16, Int32, Uint32, Float]),
+    DTypeSet::of(&[Int16, Uint16, Half, Bfloat16, Int32, Uint32, Float]),
+);
+/// Compare / CompareScalar, every mode.
+pub const COMPARE: OpSupport = OpSupport::uniform(H_F, H_F);
+/// Compare / CompareScalar with `CMPMODE::EQ` only (int32 on A2/A3).
+pub const COMPARE_EQ_ONLY: OpSupport =
+    OpSupport::per_family(NONE, NONE, DTypeSet::of(&[Int32]), NONE);
+/// The level-0 `mask` of Compare takes effect (reserved and ignored on 910/310P/A2/A3).
+pub const COMPARE_MASK_EFFECTIVE: [bool; 5] = [false, false, false, false, true];
+/// Select.
+pub const SELECT: OpSupport = OpSupport::uniform(H_F, H_F);
+/// Select modes each product accepts (`SELMODE` values 0, 1, 2).
+pub const SELECT_MODES: [&[u8]; 5] = [&[0], &[0, 1, 2], &[0, 1, 2], &[0, 1, 2], &[0, 1, 2]];
+
+/// How a Cast pair converts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastKind {
+    /// A value conversion with the requested rounding mode.
+    Plain,
+    /// int32 → half through the `SetDeqScale` factor (the rounding mode is ignored).
+    DeqScale,
+}
+
+/// One supported Cast pair: source, destination, accepted rounding modes.
+#[derive(Debug, Clone, Copy)]
+pub struct CastRule {
+    /// Source element type.
+    pub src: DType,
+    /// Destination element type.
+    pub dst: DType,
+    /// Accepted modes.
+    pub modes: &'static [RoundMode],
+    /// How the pair converts.
+    pub kind: CastKind,
+}
+
+use RoundMode::*;
+
+const M_NONE: &[RoundMode] = &[CAST_NONE];
+const M_ALL5: &[RoundMode] = &[CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC];
+const M_ALL5_NONE: &[RoundMode] = &[
+    CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_NONE,
+];
+const M_4_NONE: &[RoundMode] = &[CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_NONE];
+const M_F2H: &[RoundMode] = &[
+    CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_NONE,
+];
+const M_ANY: &[RoundMode] = &RoundMode::ALL;
+
+const fn rule(src: DType, dst: DType, modes: &'static [RoundMode]) -> CastRule {
+    CastRule {
+        src,
+        dst,
+        modes,
+        kind: CastKind::Plain,
+    }
+}
+
+const DEQ: CastRule = CastRule {
+    src: Int32,
+    dst: Half,
+    modes: M_ANY,
+    kind: CastKind::DeqScale,
+};
+
+/// Cast pairs on the Atlas training series (910).
+pub const CAST_910: &[CastRule] = &[
+    rule(Int8, Half, M_NONE),
+    rule(Uint8, Half, M_NONE),
+    rule(Int16, Half, M_NONE),
+    rule(Half, Int8, M_4_NONE),
+    rule(Half, Uint8, M_4_NONE),
+    rule(Half, Int32, M_ALL5),
+    rule(Half, Float, M_NONE),
+    rule(Int32, Float, M_NONE),
+    rule(Float, Half, &[CAST_ODD, CAST_NONE]),
+    rule(Float, Int64, M_ALL5),
+];
+
+/// Cast pairs on the Atlas inference series (310P).
+pub const CAST_310P: &[CastRule] = &[
+    rule(Int8, Half, M_NONE),
+    rule(Uint8, Half, M_NONE),
+    rule(Int16, Half, M_NONE),
+    rule(Half, Int8, M_4_NONE),
+    rule(Half, Uint8, M_4_NONE),
+    rule(Half, Int32, M_ALL5),
+    rule(Half, Float, M_NONE),
+    rule(Int32, Float, M_NONE),
+    rule(Float, Half, &[CAST_ODD, CAST_NONE]),
+    rule(Float, Int64, M_ALL5),
+    rule(Half, Int16, &[CAST_RINT]),
+    rule(Int32, Int16, M_NONE),
+    DEQ,
+];
+
+/// Cast pairs on Atlas A2/A3 (int4b pairs are not modelled: no 4-bit element type).
+pub const CAST_A2: &[CastRule] = &[
+    rule(Int8, Half, M_NONE),
+    rule(Uint8, Half, M_NONE),
+    rule(Int16, Half, M_ALL5_NONE),
+    rule(Int16, Float, M_NONE),
+    rule(Half, Int8, M_ALL5_NONE),
+    rule(Half, Uint8, M_ALL5_NONE),
+    rule(Half, Int16, M_ALL5),
+    rule(Half, Int32, M_ALL5),
+    rule(Half, Float, M_NONE),
+    rule(Bfloat16, Float, M_NONE),
+    rule(Bfloat16, Int32, M_ALL5),
+    rule(Int32, Int16, M_NONE),
+    rule(Int32, Int64, M_NONE),
+    rule(Int64, Int32, M_NONE),
+    DEQ,
+    rule(Int32, Float, M_ALL5_NONE),
+    rule(Float, Int16, M_ALL5),
+    rule(Float, Int32, M_ALL5),
+    rule(Float, Int64, M_ALL5),
+    rule(Float, Bfloat16, M_ALL5),
+    rule(Float, Float, M_ALL5),
+    rule(Float, Half, M_F2H),
+    rule(Int64, Float, M_ALL5),
+];
+
+/// Cast pairs on the Atlas 200I/500 A2 inference series (310B): as A2, with a plain int32 → half.
+pub const CAST_310B: &[CastRule] = &[
+    rule(Int8, Half, M_NONE),
+    rule(Uint8, Half, M_NONE),
+    rule(Int16, Half, M_ALL5_NONE),
+    rule(Int16, Float, M_NONE),
+    rule(Half, Int8, M_ALL5_NONE),
+    rule(Half, Uint8, M_ALL5_NONE),
+    rule(Half, Int16, M_ALL5),
+    rule(Half, Int32, M_ALL5),
+    rule(Half, Float, M_NONE),
+    rule(Bfloat16, Float, M_NONE),
+    rule(Bfloat16, Int32, M_ALL5),
+    rule(Int32, Int16, M_NONE),
+    rule(Int32, Int64, M_NONE),
+    rule(Int64, Int32, M_NONE),
+    rule(Int32, Half, M_NONE),
+    rule(Int32, Float, M_ALL5_NONE),
+    rule(Float, Int16, M_ALL5),
+    rule(Float, Int32, M_ALL5),
+    rule(Float, Int64, M_ALL5),
+    rule(Float, Bfloat16, M_ALL5),
+    rule(Float, Float, M_ALL5),
+    rule(Float, Half, M_F2H),
+    rule(Int64, Float, M_ALL5),
+];
+
+/// The Cast pairs of a product.
+pub const fn cast_rules(p: Product) -> &'static [CastRule] {
+    match p {
+        Product::Ascend910 => CAST_910,
+        Product::Ascend310P => CAST_310P,
+        Product::Ascend910B | Product::Ascend910_93 => CAST_A2,
+        Product::Ascend310B => CAST_310B,
+    }
+}

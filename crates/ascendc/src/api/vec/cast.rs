@@ -1,0 +1,176 @@
+//! Cast: element type conversion with a rounding mode (`numerics.md` §6).
+//!
+//! Lanes per repeat follow the wider type (half → int32: 64 lanes; the half source then uses
+//! 4 blocks per repeat, hence `srcRepStride = 4` for contiguous data). Integer targets saturate
+//! at their range (NaN → 0; a negative value cast to an unsigned type gives 0 and a warning);
+//! half/bfloat16 targets follow the fp16 overflow mode; float never saturates.
+
+use super::binary::lanes_for;
+use super::support::{cast_rules, CastKind};
+use super::unary::unary_operands;
+use super::{run, Count, Issue, Mask, UnaryRepeatParams};
+use crate::api::context::with_core;
+use crate::api::tensor::LocalTensor;
+use crate::core::vector::map1;
+use crate::error::{Category, Result, SimError, SourceLoc};
+use crate::numeric::{round_integral, CastElem, Exact, RoundMode};
+use std::cell::Cell;
+
+const API: &str = "Cast";
+
+fn cast_run<D: CastElem, S: CastElem>(
+    loc: SourceLoc,
+    dst: &LocalTensor<D>,
+    src: &LocalTensor<S>,
+    mode: RoundMode,
+    issue: Issue,
+    p: UnaryRepeatParams,
+) -> Result<()> {
+    with_core(API, loc, |core| {
+        let rules = cast_rules(core.profile.product);
+        let Some(rule) = rules
+            .iter()
+            .find(|r| r.src == S::DTYPE && r.dst == D::DTYPE)
+        else {
+            let targets: Vec<&str> = rules
+                .iter()
+                .filter(|r| r.src == S::DTYPE)
+                .map(|r| r.dst.c_name())
+                .collect();
+            return Err(SimError::new(
+                Category::Type,
+                API,
+                format!(
+                    "conversion {} → {} is not supported on {} (from {}: {})",
+                    S::DTYPE,
+                    D::DTYPE,
+                    core.profile.soc,
+                    S::DTYPE,
+                    if targets.is_empty() {
+                        "none".to_string()
+                    } else {
+                        targets.join(", ")
+                    }
+                ),
+            ));
+        };
+        if !rule.modes.contains(&mode) {
+            let ok: Vec<String> = rule.modes.iter().map(|m| m.to_string()).collect();
+            return Err(SimError::new(
+                Category::Range,
+                API,
+                format!(
+                    "parameter `roundMode` = {mode} is not accepted for {} → {} on {} (accepted: {})",
+                    S::DTYPE,
+                    D::DTYPE,
+                    core.profile.soc,
+                    ok.join(", ")
+                ),
+            ));
+        }
+        if let Issue::Count(n) = issue {
+            check_overlap::<D, S>(dst, src, n)?;
+        }
+        let ops = unary_operands(dst, src, &p);
+        let sat = core.vector.fp16_saturation;
+        let scale = core.vector.deq_scale.to_f64();
+        let kind = rule.kind;
+        let same = S::DTYPE == D::DTYPE;
+        let exceptions = Cell::new(0u64);
+        let lanes = lanes_for(S::SIZE.max(D::SIZE));
+        run(core, API, loc, lanes, issue, &ops, |ub, shape, o| {
+            map1(ub, shape, o[0], o[1], |x: S| {
+                let v = match (kind, x.exact()) {
+                    (CastKind::DeqScale, Exact::Int(i)) => Exact::Float(i as f64 * scale),
+                    (_, Exact::Float(f)) if same => Exact::Float(round_integral(f, mode)),
+                    (_, e) => e,
+                };
+                let (d, exception) = D::convert(v, mode, sat);
+                if exception {
+                    exceptions.set(exceptions.get() + 1);
+                }
+                d
+            })
+        })?;
+        if exceptions.get() > 0 {
+            core.warn(
+                Category::DataLoss,
+                API,
+                format!(
+                    "{} negative value(s) converted to unsigned {} (a hardware exception): written as 0",
+                    exceptions.get(),
+                    D::DTYPE
+                ),
+                loc,
+            );
+        }
+        Ok(())
+    })
+}
+
+/// The level-2 overlap check of the CPU-debug library: narrow → wide on the same address, or a
+/// lower operand of more than 256 bytes running into the higher one.
+fn check_overlap<D: CastElem, S: CastElem>(
+    dst: &LocalTensor<D>,
+    src: &LocalTensor<S>,
+    n: i64,
+) -> Result<()> {
+    if dst.hw != src.hw || n <= 0 {
+        return Ok(());
+    }
+    let (sa, da) = (src.addr as u64, dst.addr as u64);
+    let (sb, db) = (n as u64 * S::SIZE as u64, n as u64 * D::SIZE as u64);
+    let bad = if sa == da {
+        S::SIZE < D::SIZE
+    } else {
+        let (lo, lo_bytes, hi) = if sa < da { (sa, sb, da) } else { (da, db, sa) };
+        lo_bytes > 256 && lo + lo_bytes > hi
+    };
+    if bad {
+        return Err(SimError::new(
+            Category::Overlap,
+            API,
+            format!(
+                "count mode check failed: src (UB bytes {sa}..{}) and dst (UB bytes {da}..{}) overlap in a way Cast does not support (narrow → wide in place, or partial overlap beyond 256 bytes)",
+                sa + sb,
+                da + db
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `Cast(dst, src, roundMode, count)`: level 2, converts the first `count` elements of `src`
+/// (type `S`) into `dst` (type `D`) with `round_mode`.
+#[track_caller]
+pub fn cast<D: CastElem, S: CastElem>(
+    dst: &LocalTensor<D>,
+    src: &LocalTensor<S>,
+    round_mode: RoundMode,
+    count: impl Into<Count>,
+) -> Result<()> {
+    let p = UnaryRepeatParams::default();
+    cast_run(
+        SourceLoc::caller(),
+        dst,
+        src,
+        round_mode,
+        count.into().into(),
+        p,
+    )
+}
+
+/// `Cast(dst, src, roundMode, mask, repeatTime, params)`: level 0; the mask and the lanes per
+/// repeat follow the wider type; strides in 32-byte blocks.
+#[track_caller]
+pub fn cast_l0<D: CastElem, S: CastElem>(
+    dst: &LocalTensor<D>,
+    src: &LocalTensor<S>,
+    round_mode: RoundMode,
+    mask: impl Into<Mask>,
+    repeat_times: u8,
+    params: UnaryRepeatParams,
+) -> Result<()> {
+    let issue = Issue::level0(mask, repeat_times);
+    cast_run(SourceLoc::caller(), dst, src, round_mode, issue, params)
+}
