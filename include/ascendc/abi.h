@@ -90,8 +90,9 @@ struct RawMask {
     uint64_t lo, hi;
 };
 
-struct RawBinaryParams {
-    uint8_t blk[3];
+// Block strides (dst, src0, src1) and repeat strides of a level-0 call.
+struct RawRepeat {
+    uint16_t blk[3];
     uint8_t rep[3];
 };
 
@@ -156,9 +157,28 @@ int32_t ascendc_set_pad_value(uint8_t elem, const void* value, AscLoc loc);
 
 int32_t ascendc_vec_binary(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src0,
                            const AscLocal* src1, int32_t count, const AscendC::detail::RawMask* mask,
-                           uint8_t repeat, const AscendC::detail::RawBinaryParams* params,
-                           AscLoc loc);
-
+                           uint8_t repeat, const AscendC::detail::RawRepeat* params, AscLoc loc);
+int32_t ascendc_vec_unary(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src, int32_t count,
+                          const AscendC::detail::RawMask* mask, uint8_t repeat,
+                          const AscendC::detail::RawRepeat* params, AscLoc loc);
+int32_t ascendc_vec_scalar(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src, const void* scalar,
+                           int32_t count, const AscendC::detail::RawMask* mask, uint8_t repeat,
+                           const AscendC::detail::RawRepeat* params, AscLoc loc);
+int32_t ascendc_vec_duplicate(uint8_t elem, const AscLocal* dst, const void* scalar, int32_t count,
+                              const AscendC::detail::RawMask* mask, uint8_t repeat, uint16_t dstBlk, uint8_t dstRep,
+                              AscLoc loc);
+int32_t ascendc_vec_cast(uint8_t dstElem, uint8_t srcElem, const AscLocal* dst, const AscLocal* src, uint8_t round,
+                         int32_t count, const AscendC::detail::RawMask* mask, uint8_t repeat,
+                         const AscendC::detail::RawRepeat* params, AscLoc loc);
+int32_t ascendc_vec_compare(uint8_t dstElem, uint8_t elem, const AscLocal* dst, const AscLocal* src0,
+                            const AscLocal* src1, const void* scalar, uint8_t cmp, int32_t count,
+                            const AscendC::detail::RawMask* mask, uint8_t repeat,
+                            const AscendC::detail::RawRepeat* params, AscLoc loc);
+int32_t ascendc_vec_select(uint8_t elem, uint8_t maskElem, const AscLocal* dst, const AscLocal* selMask,
+                           const AscLocal* src0, const AscLocal* src1, const void* scalar, uint8_t sel, int32_t count,
+                           const AscendC::detail::RawMask* mask, uint8_t repeat,
+                           const AscendC::detail::RawRepeat* params, AscLoc loc);
+int32_t ascendc_vec_mask(uint8_t op, uint8_t elem, uint8_t counter, AscendC::detail::RawMask mask, AscLoc loc);
 int32_t ascendc_vec_reduce(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src,
                            const AscLocal* tmp, const AscendC::detail::RawMask* mask, const void* args,
                            AscLoc loc);

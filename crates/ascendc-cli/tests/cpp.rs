@@ -184,3 +184,25 @@ fn datacopypad_slice_and_nz_to_nd() {
         assert!(out.contains(&format!("{kernel}: PASS")), "{out}");
     }
 }
+
+#[test]
+fn vector_instructions_match_host_arithmetic() {
+    let o = run(&["vec_ops.cpp", "vec_ops_main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let ops = [
+        "Sub",
+        "Mul",
+        "Div",
+        "Max",
+        "Abs",
+        "Adds+Muls",
+        "Compare+Select",
+        "Cast",
+        "Exp",
+        "Add l0",
+    ];
+    for op in ops {
+        assert!(out.contains(&format!("{op}: PASS")), "{out}");
+    }
+}
