@@ -1,7 +1,7 @@
 // A DataCopy whose UB destination starts 6 bytes into a buffer: the simulator rejects it.
 #include "kernel_operator.h"
 
-extern "C" __global__ __aicore__ void misaligned_copy(GM_ADDR src, GM_ADDR dst)
+extern "C" __global__ __aicore__ void misaligned_copy(GM_ADDR src)
 {
     AscendC::TPipe pipe;
     AscendC::TQue<AscendC::TPosition::VECIN, 1> que;

@@ -206,3 +206,32 @@ fn vector_instructions_match_host_arithmetic() {
         assert!(out.contains(&format!("{op}: PASS")), "{out}");
     }
 }
+
+#[test]
+fn user_reduce_kernel_in_the_bin_workflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output, golden) = (
+        dir.path().join("input.bin"),
+        dir.path().join("output.bin"),
+        dir.path().join("golden.bin"),
+    );
+    let one = f16::from_f32(1.0).to_le_bytes();
+    std::fs::write(&input, one.repeat(2048)).unwrap();
+    std::fs::write(&golden, f16::from_f32(128.0).to_le_bytes().repeat(16)).unwrap();
+    let o = run(
+        &["user/reduce_kernel.cpp", "user/reduce_main.cpp"],
+        &[input.to_str().unwrap(), output.to_str().unwrap()],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let c = ascendc(&[
+        "compare",
+        output.to_str().unwrap(),
+        golden.to_str().unwrap(),
+        "--dtype",
+        "float16",
+    ]);
+    let (cout, _) = text(&c);
+    assert!(c.status.success(), "{cout}");
+    assert!(cout.contains("0 of 16 elements not close"), "{cout}");
+}
