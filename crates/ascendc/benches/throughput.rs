@@ -181,6 +181,19 @@ fn ub_resident(n: usize) {
     assert_eq!(out, z, "add differs from native");
     row("add (level 2)", sim, native, n);
 
+    let xs: Vec<f32> = x.iter().map(|v| v / 100.0 - 2.0).collect();
+    let (sim, out) = sim_tiles(n, &xs, &y, |z, a, _| exp(z, a, TILE as i32));
+    let native = time(|| {
+        for _ in 0..iters {
+            for (o, a) in z.iter_mut().zip(black_box(&xs)) {
+                *o = (*a as f64).exp() as f32;
+            }
+            black_box(&mut z);
+        }
+    });
+    assert_eq!(out, z, "exp differs from native");
+    row("exp (level 2, binary64 reference)", sim, native, n);
+
     let (sim, out) = sim_tiles(n, &x, &y, |z, a, _| {
         repeat_reduce_sum(z, a, (TILE / 64) as i32, 64, 0, 1, 1, 8)
     });

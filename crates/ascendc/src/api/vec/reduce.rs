@@ -118,6 +118,27 @@ fn write<T: Element>(ub: &mut [u8], addr: u64, v: T) {
 
 /// The pairwise tree: `v.len()` a power of two; every level rounded (and saturated) by `T::add`.
 fn tree<T: Arith>(v: &mut [T], sat: bool) -> T {
+    match v.len() {
+        128 => tree_n::<T, 128>(v.try_into().expect("128 lanes"), sat),
+        64 => tree_n::<T, 64>(v.try_into().expect("64 lanes"), sat),
+        _ => tree_any(v, sat),
+    }
+}
+
+/// [`tree`] for a fixed lane count (lets the compiler unroll and vectorise the levels).
+#[inline(always)]
+fn tree_n<T: Arith, const N: usize>(v: &mut [T; N], sat: bool) -> T {
+    let mut n = N;
+    while n > 1 {
+        for i in 0..n / 2 {
+            v[i] = T::add(v[2 * i], v[2 * i + 1], sat);
+        }
+        n /= 2;
+    }
+    v[0]
+}
+
+fn tree_any<T: Arith>(v: &mut [T], sat: bool) -> T {
     let mut n = v.len();
     while n > 1 {
         for i in 0..n / 2 {
@@ -126,6 +147,42 @@ fn tree<T: Arith>(v: &mut [T], sat: bool) -> T {
         n /= 2;
     }
     v[0]
+}
+
+/// Loads the enabled lanes of repeat `r` into `v` (disabled lanes as +0) and marks them in `en`.
+/// A source whose blocks are contiguous and whose enabled lanes are a prefix is read as one slice.
+fn gather<T: ReduceElement>(
+    ub: &[u8],
+    src: &Operand,
+    r: u32,
+    bits: [u64; 2],
+    lanes: u32,
+    v: &mut [T; 128],
+    en: &mut [bool; 128],
+) {
+    let l = lanes as usize;
+    let n = span(bits) as usize;
+    let prefix = (bits[0].count_ones() + bits[1].count_ones()) as usize == n;
+    v[..l].fill(T::ZERO);
+    en[..l].fill(false);
+    if prefix && (src.blk_stride == 1 || n * T::SIZE <= BLOCK as usize) {
+        let a = src.lane_addr(T::SIZE, r, 0) as usize;
+        let bytes = &ub[a..a + n * T::SIZE];
+        match bytemuck::try_cast_slice::<u8, T>(bytes) {
+            Ok(vals) => v[..n].copy_from_slice(vals),
+            Err(_) => {
+                for (k, c) in bytes.chunks_exact(T::SIZE).enumerate() {
+                    v[k] = bytemuck::pod_read_unaligned(c);
+                }
+            }
+        }
+        en[..n].fill(true);
+    } else {
+        for_lanes(bits, lanes, |k| {
+            v[k as usize] = read::<T>(ub, src.lane_addr(T::SIZE, r, k));
+            en[k as usize] = true;
+        });
+    }
 }
 
 /// True when `cand` replaces `best` in a MAX (MIN) selection: strictly better, NaN wins, the
@@ -467,19 +524,38 @@ fn level0<T: ReduceElement>(
         let sat = core.vector.fp16_saturation;
         let ub = core.mem.bytes_mut(Hardware::UB);
         let mut v = [T::ZERO; 128];
-        for r in 0..shape.repeats {
+        let mut en = [false; 128];
+        let dense_sums = form.op == Op::Sum
+            && form.group == Group::Repeat
+            && shape.dense_prefix().is_some()
+            && src_op.is_dense(s, l);
+        if dense_sums {
+            // Fast path: full-mask dense source, one pairwise tree per repeat straight from UB.
+            let n = shape.dense_prefix().unwrap_or(0) as usize;
+            let a = src_op.addr as usize;
+            let vals: &[T] = bytemuck::cast_slice(&ub[a..a + n * s]);
+            let mut sums = Vec::with_capacity(shape.repeats as usize);
+            for chunk in vals.chunks(l as usize) {
+                v[..chunk.len()].copy_from_slice(chunk);
+                v[chunk.len()..l as usize].fill(T::ZERO);
+                sums.push(tree(&mut v[..l as usize], sat));
+            }
+            for (r, sum) in sums.into_iter().enumerate() {
+                write(ub, dst_at(r as u32), sum);
+            }
+        }
+        for r in 0..if dense_sums { 0 } else { shape.repeats } {
             let bits = shape.bits(r);
-            let mut en = [false; 128];
-            v[..l as usize].fill(T::ZERO);
-            for_lanes(bits, l, |k| {
-                v[k as usize] = read::<T>(ub, src_op.lane_addr(s, r, k));
-                en[k as usize] = true;
-            });
+            gather(ub, &src_op, r, bits, l, &mut v, &mut en);
             let base = dst_at(r);
             for g in 0..groups {
                 let lo = (g * glanes) as usize;
                 let hi = lo + glanes as usize;
-                let any = en[lo..hi].iter().any(|&x| x);
+                let any = if form.group == Group::Repeat {
+                    bits != [0, 0]
+                } else {
+                    en[lo..hi].iter().any(|&x| x)
+                };
                 let out = base + g as u64 * out_bytes;
                 if !any {
                     if writes_default {
@@ -850,12 +926,10 @@ fn max_index_work(r: u64, e: u64, l: u64) -> u64 {
 fn partial_sums<T: ReduceElement>(ub: &[u8], src: &Operand, shape: &Shape, sat: bool) -> Vec<T> {
     let l = shape.lanes;
     let mut v = [T::ZERO; 128];
+    let mut en = [false; 128];
     (0..shape.repeats)
         .map(|r| {
-            v[..l as usize].fill(T::ZERO);
-            for_lanes(shape.bits(r), l, |k| {
-                v[k as usize] = read::<T>(ub, src.lane_addr(T::SIZE, r, k))
-            });
+            gather(ub, src, r, shape.bits(r), l, &mut v, &mut en);
             tree(&mut v[..l as usize], sat)
         })
         .collect()
