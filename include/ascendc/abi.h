@@ -125,6 +125,7 @@ void ascendc_pipe_reset(void* pipe);
 void ascendc_pipe_destroy(void* pipe);
 int32_t ascendc_pipe_init_queue(void* pipe, void* que, uint32_t num, uint32_t len, AscLoc loc);
 int32_t ascendc_pipe_init_tbuf(void* pipe, void* buf, uint32_t len, AscLoc loc);
+int32_t ascendc_pipe_event(void* pipe, uint8_t op, uint8_t event, uint32_t* id, AscLoc loc);
 void* ascendc_que_new(uint8_t src, uint8_t dst, uint8_t depth);
 void ascendc_que_free(void* que);
 int32_t ascendc_que_op(void* que, uint8_t op, uint8_t elem, AscLocal* tensor, AscLoc loc);

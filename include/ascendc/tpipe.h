@@ -111,12 +111,40 @@ private:
     void* handle_;
 };
 
+using TEventID = int8_t;
+
+class TPipe;
+
+namespace detail {
+// The pipe of the running kernel (GetTPipePtr), per block thread.
+inline thread_local TPipe* currentPipe = nullptr;
+}  // namespace detail
+
 class TPipe {
 public:
-    explicit TPipe(detail::Loc loc = detail::Loc()) : handle_(ascendc_pipe_new(loc)) {}
+    explicit TPipe(detail::Loc loc = detail::Loc()) : handle_(ascendc_pipe_new(loc)) { detail::currentPipe = this; }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
-    ~TPipe() { ascendc_pipe_free(handle_); }
+    ~TPipe() {
+        if (detail::currentPipe == this) {
+            detail::currentPipe = nullptr;
+        }
+        ascendc_pipe_free(handle_);
+    }
+
+    template <HardEvent evt>
+    TEventID AllocEventID(detail::Loc loc = detail::Loc()) {
+        return Event(0, evt, 0, loc);
+    }
+    template <HardEvent evt>
+    void ReleaseEventID(TEventID id, detail::Loc loc = detail::Loc()) {
+        Event(1, evt, id, loc);
+    }
+    TEventID FetchEventID(HardEvent evt, detail::Loc loc = detail::Loc()) { return Event(2, evt, 0, loc); }
+    template <HardEvent evt>
+    TEventID FetchEventID(detail::Loc loc = detail::Loc()) {
+        return Event(2, evt, 0, loc);
+    }
 
     template <class Que>
     bool InitBuffer(Que& que, uint8_t num, uint32_t len, detail::Loc loc = detail::Loc()) {
@@ -135,7 +163,15 @@ public:
     void Destroy() { ascendc_pipe_destroy(handle_); }
 
 private:
+    TEventID Event(uint8_t op, HardEvent evt, TEventID id, detail::Loc loc) {
+        uint32_t v = static_cast<uint32_t>(id);
+        detail::Check(ascendc_pipe_event(handle_, op, static_cast<uint8_t>(evt), &v, loc));
+        return static_cast<TEventID>(v);
+    }
+
     void* handle_;
 };
+
+inline TPipe* GetTPipePtr() { return detail::currentPipe; }
 
 }  // namespace AscendC

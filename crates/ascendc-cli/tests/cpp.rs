@@ -235,3 +235,12 @@ fn user_reduce_kernel_in_the_bin_workflow() {
     assert!(c.status.success(), "{cout}");
     assert!(cout.contains("0 of 16 elements not close"), "{cout}");
 }
+
+#[test]
+fn event_ids_and_flags_on_4_blocks() {
+    let o = run(&["event_flags.cpp", "event_flags_main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(out.trim(), "PASS");
+    assert!(!err.contains("warning"), "{err}");
+}

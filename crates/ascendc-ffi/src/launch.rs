@@ -68,8 +68,7 @@ pub unsafe extern "C" fn ascendc_launch(
     let ctx = ctx as usize;
     let launch = Launch::new(block_dim)
         .profile(profile)
-        .kernel_mode(kernel_mode())
-        .record_trace(false);
+        .kernel_mode(kernel_mode());
     let result = launch.run(|| {
         // SAFETY: the caller guarantees `block` may run concurrently with `ctx`.
         if unsafe { block(ctx as *mut c_void) } == 0 {

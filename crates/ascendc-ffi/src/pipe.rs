@@ -1,6 +1,7 @@
 //! `TPipe`, `TQue` / `TQueBind` and `TBuf` behind opaque handles owned by the C++ objects.
 
 use crate::abi::{call, dtype, position, AscLoc, AscLocal};
+use crate::sync::event;
 use crate::with_dtype;
 use ascendc::api::tpipe::DynQue;
 use ascendc::error::SimError;
@@ -125,6 +126,36 @@ pub unsafe extern "C" fn ascendc_pipe_init_tbuf(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || (*buf).init(&mut *pipe, len))
+}
+
+/// `TPipe::AllocEventID<event>()` (`op` 0, the ID in `*id`), `ReleaseEventID<event>(*id)` (1),
+/// `FetchEventID(event)` (2, the ID in `*id`).
+///
+/// # Safety
+/// `pipe` comes from [`ascendc_pipe_new`]; `id` is valid for reads and writes.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_pipe_event(
+    pipe: *mut TPipe,
+    op: u8,
+    event_idx: u8,
+    id: *mut u32,
+    loc: AscLoc,
+) -> i32 {
+    const NAMES: [&str; 3] = [
+        "TPipe::AllocEventID",
+        "TPipe::ReleaseEventID",
+        "TPipe::FetchEventID",
+    ];
+    call(loc, || {
+        let e = event(event_idx, NAMES[op.min(2) as usize])?;
+        let p = &mut *pipe;
+        match op {
+            0 => *id = p.alloc_event_id(e)?,
+            1 => p.release_event_id(e, *id)?,
+            _ => *id = p.fetch_event_id(e)?,
+        }
+        Ok(())
+    })
 }
 
 /// Constructs `TQue<pos, depth>`, or `TQueBind<src, dst, depth>` when `dst` is not 255.

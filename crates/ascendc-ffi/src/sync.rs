@@ -17,7 +17,8 @@ const EVENTS: [HardEvent; HardEvent::COUNT] = {
     ]
 };
 
-fn event(i: u8, api: &'static str) -> Result<HardEvent, SimError> {
+/// The `HardEvent` with C++ index `i`.
+pub fn event(i: u8, api: &'static str) -> Result<HardEvent, SimError> {
     EVENTS
         .get(i as usize)
         .copied()
