@@ -148,6 +148,9 @@ int32_t ascendc_data_copy(uint8_t elem, uint8_t dir, const AscLocal* dstL, const
                           const AscendC::detail::RawCopyParams* params, uint32_t count,
                           AscLoc loc);
 
+int32_t ascendc_data_copy_enhanced(uint8_t dstElem, uint8_t srcElem, uint8_t dir, const AscLocal* dstL,
+                                   const AscGlobal* dstG, const AscLocal* srcL, const AscGlobal* srcG,
+                                   const AscendC::detail::RawCopyParams* params, const void* enhanced, AscLoc loc);
 int32_t ascendc_data_copy_ex(uint8_t elem, uint8_t kind, uint8_t dir, const AscLocal* local,
                              const AscGlobal* gm, const uint16_t* params, const void* dstSlices,
                              const void* srcSlices, uint32_t dim, AscLoc loc);

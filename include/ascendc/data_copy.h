@@ -58,7 +58,45 @@ struct SliceInfo {
           shapeValue(shapeValueIn) {}
 };
 
+enum class BlockMode : uint8_t {
+    BLOCK_MODE_NORMAL = 0,
+    BLOCK_MODE_MATRIX,
+    BLOCK_MODE_VECTOR,
+    BLOCK_MODE_SMALL_CHANNEL,
+    BLOCK_MODE_DEPTHWISE,
+};
+enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
+enum class PadMode : uint8_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4 };
+
+// On-the-fly processing of a copy (CO1 -> CO2 conversions, ReLU, block modes).
+struct DataCopyEnhancedParams {
+    BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+    DeqScale deqScale = DeqScale::DEQ_NONE;
+    uint64_t deqValue = 0;
+    uint8_t sidStoreMode = 0;
+    bool isRelu = false;
+    PadMode padMode = PadMode::PAD_NONE;
+    uint64_t padValue = 0;
+    uint64_t deqTensorAddr = 0;
+
+    DataCopyEnhancedParams() = default;
+    DataCopyEnhancedParams(BlockMode blockModeIn, DeqScale deqScaleIn, uint64_t deqValueIn, uint8_t sidStoreModeIn,
+                           bool isReluIn, PadMode padModeIn, uint64_t padValueIn)
+        : blockMode(blockModeIn), deqScale(deqScaleIn), deqValue(deqValueIn), sidStoreMode(sidStoreModeIn),
+          isRelu(isReluIn), padMode(padModeIn), padValue(padValueIn) {}
+};
+
 namespace detail {
+
+struct RawEnhanced {
+    uint8_t blockMode, deqScale, sidStoreMode, isRelu, padMode;
+    uint64_t deqValue, padValue, deqTensorAddr;
+};
+
+inline RawEnhanced Enhanced(const DataCopyEnhancedParams& e) {
+    return {static_cast<uint8_t>(e.blockMode), static_cast<uint8_t>(e.deqScale), e.sidStoreMode, e.isRelu,
+            static_cast<uint8_t>(e.padMode),   e.deqValue,                        e.padValue,     e.deqTensorAddr};
+}
 
 enum CopyDir : uint8_t { GM_TO_LOCAL = 0, LOCAL_TO_GM = 1, LOCAL_TO_LOCAL = 2 };
 
@@ -118,6 +156,37 @@ void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
               const uint32_t calCount, detail::Loc loc = detail::Loc()) {
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_LOCAL, &dstLocal.Raw(),
                                     nullptr, &srcLocal.Raw(), nullptr, nullptr, calCount, loc));
+}
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, const DataCopyParams& intriParams,
+              const DataCopyEnhancedParams& enhancedParams, detail::Loc loc = detail::Loc()) {
+    detail::RawCopyParams p;
+    detail::RawEnhanced e = detail::Enhanced(enhancedParams);
+    detail::RawGlobal g = srcGlobal.Raw();
+    detail::Check(ascendc_data_copy_enhanced(detail::dtype<T>, detail::dtype<T>, detail::GM_TO_LOCAL, &dstLocal.Raw(),
+                                             nullptr, nullptr, &g, detail::CopyParams(intriParams, p), &e, loc));
+}
+
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal, const DataCopyParams& intriParams,
+              const DataCopyEnhancedParams& enhancedParams, detail::Loc loc = detail::Loc()) {
+    detail::RawCopyParams p;
+    detail::RawEnhanced e = detail::Enhanced(enhancedParams);
+    detail::RawGlobal g = dstGlobal.Raw();
+    detail::Check(ascendc_data_copy_enhanced(detail::dtype<T>, detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &g,
+                                             &srcLocal.Raw(), nullptr, detail::CopyParams(intriParams, p), &e, loc));
+}
+
+// Local -> local; from CO1 the element type may change (CO1 -> CO2 conversion).
+template <typename T, typename U>
+void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal, const DataCopyParams& intriParams,
+              const DataCopyEnhancedParams& enhancedParams, detail::Loc loc = detail::Loc()) {
+    detail::RawCopyParams p;
+    detail::RawEnhanced e = detail::Enhanced(enhancedParams);
+    detail::Check(ascendc_data_copy_enhanced(detail::dtype<T>, detail::dtype<U>, detail::LOCAL_TO_LOCAL,
+                                             &dstLocal.Raw(), nullptr, &srcLocal.Raw(), nullptr,
+                                             detail::CopyParams(intriParams, p), &e, loc));
 }
 
 template <typename T>

@@ -1,12 +1,13 @@
-//! `DataCopy` (level 0, level 2, ND→NZ, NZ→ND, slices) and `DataCopyPad`.
+//! `DataCopy` (level 0, level 2, ND→NZ, NZ→ND, slices, enhanced) and `DataCopyPad`.
 
 use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
 use crate::gm::global;
 use crate::with_dtype;
-use ascendc::error::SimError;
+use ascendc::error::{Category, SimError};
 use ascendc::{
-    data_copy, data_copy_pad, set_pad_value, DataCopyExtParams, DataCopyPadExtParams,
-    DataCopyPadParams, DataCopyParams, Nd2NzParams, Nz2NdParamsFull, SliceInfo,
+    data_copy, data_copy_pad, f16, set_pad_value, BlockMode, DType, DataCopyEnhancedParams,
+    DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, DeqScale,
+    Nd2NzParams, Nz2NdParamsFull, PadMode, SliceInfo,
 };
 use std::ffi::c_void;
 
@@ -291,4 +292,137 @@ pub unsafe extern "C" fn ascendc_set_pad_value(elem: u8, value: *const c_void, l
         loc,
         || with_dtype!(dtype(elem)?, T => set_pad_value((value as *const T).read_unaligned())),
     )
+}
+
+/// `DataCopyEnhancedParams` as C++ lays it out (enums as indices in declaration order).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct AscEnhanced {
+    /// `BlockMode` index.
+    pub block_mode: u8,
+    /// `DeqScale` index.
+    pub deq_scale: u8,
+    /// `sidStoreMode`.
+    pub sid_store_mode: u8,
+    /// `isRelu`.
+    pub is_relu: u8,
+    /// `PadMode` index.
+    pub pad_mode: u8,
+    /// `deqValue`.
+    pub deq_value: u64,
+    /// `padValue`.
+    pub pad_value: u64,
+    /// `deqTensorAddr`.
+    pub deq_tensor_addr: u64,
+}
+
+impl AscEnhanced {
+    fn params(&self) -> Result<DataCopyEnhancedParams, SimError> {
+        use BlockMode::*;
+        use DeqScale::*;
+        use PadMode::*;
+        let pick = |i: u8, name: &str, n: usize| {
+            if (i as usize) < n {
+                Ok(i as usize)
+            } else {
+                Err(SimError::range(
+                    "DataCopy",
+                    name,
+                    i,
+                    format!("[0, {}]", n - 1),
+                ))
+            }
+        };
+        let blocks = [
+            BLOCK_MODE_NORMAL,
+            BLOCK_MODE_MATRIX,
+            BLOCK_MODE_VECTOR,
+            BLOCK_MODE_SMALL_CHANNEL,
+            BLOCK_MODE_DEPTHWISE,
+        ];
+        let deqs = [DEQ_NONE, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16];
+        let pads = [PAD_NONE, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4];
+        Ok(DataCopyEnhancedParams {
+            block_mode: blocks[pick(self.block_mode, "blockMode", blocks.len())?],
+            deq_scale: deqs[pick(self.deq_scale, "deqScale", deqs.len())?],
+            deq_value: self.deq_value,
+            sid_store_mode: self.sid_store_mode,
+            is_relu: self.is_relu != 0,
+            pad_mode: pads[pick(self.pad_mode, "padMode", pads.len())?],
+            pad_value: self.pad_value,
+            deq_tensor_addr: self.deq_tensor_addr,
+        })
+    }
+}
+
+fn enhanced_local<D: ascendc::Element, S: ascendc::Element>(
+    d: &AscLocal,
+    s: &AscLocal,
+    args: (DataCopyParams, DataCopyEnhancedParams),
+) -> Result<(), SimError> {
+    data_copy(&d.tensor::<D>()?, &s.tensor::<S>()?, args)
+}
+
+/// `DataCopy(dst, src, params, enhancedParams)`: `dir` 0 GM→local, 1 local→GM, 2 local→local
+/// (CO1→CO2 may convert `src_elem` to `dst_elem`).
+///
+/// # Safety
+/// The pointers the direction uses, `params` and `enhanced` are valid for reads.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ascendc_data_copy_enhanced(
+    dst_elem: u8,
+    src_elem: u8,
+    dir: u8,
+    dst_l: *const AscLocal,
+    dst_g: *const AscGlobal,
+    src_l: *const AscLocal,
+    src_g: *const AscGlobal,
+    params: *const AscCopyParams,
+    enhanced: *const AscEnhanced,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        let args = (DataCopyParams::from(*params), (*enhanced).params()?);
+        let (dt, st) = (dtype(dst_elem)?, dtype(src_elem)?);
+        match dir {
+            0 => {
+                with_dtype!(dt, T => data_copy(&(*dst_l).tensor::<T>()?, &global::<T>("DataCopy", &*src_g)?, args))
+            }
+            1 => {
+                with_dtype!(dt, T => data_copy(&global::<T>("DataCopy", &*dst_g)?, &(*src_l).tensor::<T>()?, args))
+            }
+            _ if dt == st => with_dtype!(dt, T => enhanced_local::<T, T>(&*dst_l, &*src_l, args)),
+            _ => {
+                let (d, s) = (&*dst_l, &*src_l);
+                macro_rules! dst_of {
+                    ($s:ty) => {
+                        match dt {
+                            DType::Half => enhanced_local::<f16, $s>(d, s, args),
+                            DType::Float => enhanced_local::<f32, $s>(d, s, args),
+                            DType::Int32 => enhanced_local::<i32, $s>(d, s, args),
+                            DType::Int16 => enhanced_local::<i16, $s>(d, s, args),
+                            DType::Int8 => enhanced_local::<i8, $s>(d, s, args),
+                            DType::Uint8 => enhanced_local::<u8, $s>(d, s, args),
+                            t => Err(SimError::new(
+                                Category::Type,
+                                "DataCopy",
+                                format!("CO1→CO2 cannot convert {st} to {t}"),
+                            )),
+                        }
+                    };
+                }
+                match st {
+                    DType::Float => dst_of!(f32),
+                    DType::Int32 => dst_of!(i32),
+                    DType::Half => dst_of!(f16),
+                    t => Err(SimError::new(
+                        Category::Type,
+                        "DataCopy",
+                        format!("CO1→CO2 cannot convert {t} to {dt}"),
+                    )),
+                }
+            }
+        }
+    })
 }
