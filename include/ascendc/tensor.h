@@ -61,7 +61,6 @@ public:
 
     // The plain-data handle the simulator works with.
     const detail::RawLocal& Raw() const { return raw_; }
-    detail::RawLocal* RawMut() { return &raw_; }
     static LocalTensor FromRaw(const detail::RawLocal& raw) {
         LocalTensor t;
         t.raw_ = raw;

@@ -25,9 +25,8 @@ impl SourceLoc {
     /// set by [`SourceLoc::scope`].
     #[track_caller]
     pub fn caller() -> SourceLoc {
-        FOREIGN
-            .with(Cell::get)
-            .unwrap_or_else(|| Location::caller().into())
+        let here = Location::caller();
+        FOREIGN.with(Cell::get).unwrap_or_else(|| here.into())
     }
 
     /// Runs `f` with every API call inside it reporting `self` as its location: the C++ call
@@ -249,5 +248,24 @@ impl fmt::Display for Diagnostic {
             write!(f, " at {l}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caller_is_the_rust_call_site_unless_a_foreign_scope_is_active() {
+        let here = SourceLoc::caller();
+        assert!(here.file.ends_with("error.rs"), "{here}");
+        assert_eq!(here.line, line!() - 2);
+        let cpp = SourceLoc {
+            file: "kernel.cpp",
+            line: 12,
+            column: 0,
+        };
+        assert_eq!(cpp.scope(SourceLoc::caller), cpp);
+        assert_eq!(SourceLoc::caller().line, line!());
     }
 }
