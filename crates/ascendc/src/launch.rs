@@ -34,6 +34,7 @@ pub struct Launch {
     block_dim: u32,
     threads: Option<usize>,
     options: CoreOptions,
+    check_hazards: bool,
 }
 
 /// What each core did.
@@ -124,6 +125,7 @@ impl Launch {
             block_dim,
             threads: None,
             options: CoreOptions::default(),
+            check_hazards: false,
         }
     }
 
@@ -186,6 +188,14 @@ impl Launch {
     /// Keeps (default) or drops the full per-instruction record; counts are always kept.
     pub fn record_trace(mut self, on: bool) -> Launch {
         self.options.record_trace = on;
+        self
+    }
+
+    /// Reports missing synchronisation inside each core (RAW/WAR/WAW between pipes not ordered by
+    /// a barrier or flags, double `SetFlag`, `WaitFlag` without `SetFlag`) as warnings. Needs the
+    /// instruction record (on by default).
+    pub fn check_hazards(mut self, on: bool) -> Launch {
+        self.check_hazards = on;
         self
     }
 
@@ -291,6 +301,11 @@ impl Launch {
         }
         if self.options.record_trace && blocks.len() > 1 {
             diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
+        }
+        if self.options.record_trace && self.check_hazards {
+            for b in &blocks {
+                diagnostics.extend(crate::check::hazards(&b.trace, b.block_idx));
+            }
         }
         let report = LaunchReport {
             profile: self.profile,
