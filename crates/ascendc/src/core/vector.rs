@@ -21,7 +21,7 @@ pub const MAX_LANES: usize = 128;
 pub struct VectorState {
     /// MASK register as `[low, high]` (lanes 0–63, lanes 64–127).
     pub mask: [u64; 2],
-    /// CTRL[56]: counter mode (MASK[31:0] = total element count).
+    /// `CTRL[56]`: counter mode (`MASK[31:0]` = total element count).
     pub counter_mode: bool,
     /// fp16 results saturate (±65504, NaN → 0) instead of producing Inf/NaN.
     pub fp16_saturation: bool,
