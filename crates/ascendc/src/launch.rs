@@ -90,6 +90,39 @@ impl LaunchReport {
     }
 }
 
+impl fmt::Display for LaunchReport {
+    /// One summary line (product, cores, instructions per pipe), then one line per diagnostic.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts = self.total_counts();
+        let per_pipe: Vec<String> = Pipe::ALL_PIPES
+            .iter()
+            .filter(|p| counts[**p as usize] > 0)
+            .map(|p| {
+                format!(
+                    "{} {}",
+                    p.c_name().trim_start_matches("PIPE_"),
+                    counts[*p as usize]
+                )
+            })
+            .collect();
+        write!(
+            f,
+            "{}: {} core(s), instructions {}",
+            self.profile,
+            self.blocks.len(),
+            if per_pipe.is_empty() {
+                "none".to_string()
+            } else {
+                per_pipe.join(", ")
+            }
+        )?;
+        for d in self.diagnostics() {
+            write!(f, "\n{d}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A launch in which at least one block failed. GM keeps whatever the blocks wrote.
 #[derive(Debug)]
 pub struct LaunchError {
