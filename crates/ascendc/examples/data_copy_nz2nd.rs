@@ -85,17 +85,6 @@ fn main() {
             eprintln!("{e}");
             std::process::exit(1)
         });
-    for d in report.diagnostics() {
-        eprintln!("{d}");
-    }
-    let counts = report.total_counts();
-    println!(
-        "{} — instructions: MTE2 {}, V {}, MTE3 {}",
-        report.profile,
-        counts[Pipe::MTE2 as usize],
-        counts[Pipe::V as usize],
-        counts[Pipe::MTE3 as usize]
-    );
-    let out: Vec<String> = dst.to_vec::<f16>().iter().map(|v| v.to_string()).collect();
-    println!("[{}]", out.join(" "));
+    println!("{report}");
+    println!("{}", dst.format::<f16>());
 }

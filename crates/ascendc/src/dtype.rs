@@ -158,7 +158,7 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A Rust type that is an Ascend C element type. Implemented for `i8`…`u64`, [`f16`], [`bf16`],
+/// A Rust type that is an Ascend C element type. Implemented for `i8`…`u64`, [`f16`](struct@f16), [`bf16`],
 /// `f32` and `f64`.
 pub trait Element:
     bytemuck::Pod

@@ -120,6 +120,13 @@ impl GmBuffer {
         out
     }
 
+    /// The whole buffer as elements of `T`, bracketed and space-separated (`[1 2 3]`), as the
+    /// documentation's examples print tensors.
+    pub fn format<T: Element>(&self) -> String {
+        let items: Vec<String> = self.to_vec::<T>().iter().map(|v| v.to_string()).collect();
+        format!("[{}]", items.join(" "))
+    }
+
     /// Overwrites elements starting at element `offset` with `data`.
     pub fn write_slice<T: Element>(&self, offset: usize, data: &[T]) -> Result<()> {
         let bytes: &[u8] = bytemuck::cast_slice(data);

@@ -34,6 +34,7 @@ pub struct Launch {
     block_dim: u32,
     threads: Option<usize>,
     options: CoreOptions,
+    check_hazards: bool,
 }
 
 /// What each core did.
@@ -89,6 +90,39 @@ impl LaunchReport {
     }
 }
 
+impl fmt::Display for LaunchReport {
+    /// One summary line (product, cores, instructions per pipe), then one line per diagnostic.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts = self.total_counts();
+        let per_pipe: Vec<String> = Pipe::ALL_PIPES
+            .iter()
+            .filter(|p| counts[**p as usize] > 0)
+            .map(|p| {
+                format!(
+                    "{} {}",
+                    p.c_name().trim_start_matches("PIPE_"),
+                    counts[*p as usize]
+                )
+            })
+            .collect();
+        write!(
+            f,
+            "{}: {} core(s), instructions {}",
+            self.profile,
+            self.blocks.len(),
+            if per_pipe.is_empty() {
+                "none".to_string()
+            } else {
+                per_pipe.join(", ")
+            }
+        )?;
+        for d in self.diagnostics() {
+            write!(f, "\n{d}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A launch in which at least one block failed. GM keeps whatever the blocks wrote.
 #[derive(Debug)]
 pub struct LaunchError {
@@ -124,6 +158,7 @@ impl Launch {
             block_dim,
             threads: None,
             options: CoreOptions::default(),
+            check_hazards: false,
         }
     }
 
@@ -186,6 +221,14 @@ impl Launch {
     /// Keeps (default) or drops the full per-instruction record; counts are always kept.
     pub fn record_trace(mut self, on: bool) -> Launch {
         self.options.record_trace = on;
+        self
+    }
+
+    /// Reports missing synchronisation inside each core (RAW/WAR/WAW between pipes not ordered by
+    /// a barrier or flags, double `SetFlag`, `WaitFlag` without `SetFlag`) as warnings. Needs the
+    /// instruction record (on by default).
+    pub fn check_hazards(mut self, on: bool) -> Launch {
+        self.check_hazards = on;
         self
     }
 
@@ -291,6 +334,11 @@ impl Launch {
         }
         if self.options.record_trace && blocks.len() > 1 {
             diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
+        }
+        if self.options.record_trace && self.check_hazards {
+            for b in &blocks {
+                diagnostics.extend(crate::check::hazards(&b.trace, b.block_idx));
+            }
         }
         let report = LaunchReport {
             profile: self.profile,

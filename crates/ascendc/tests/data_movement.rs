@@ -598,3 +598,66 @@ fn bias_table_needs_64_byte_alignment() {
         ],
     );
 }
+
+#[test]
+fn l1_to_bias_table_widens_half_to_float() {
+    let src: Vec<f16> = (0..64)
+        .map(|i| f16::from_f32(i as f32 * 0.5 - 3.0))
+        .collect();
+    let g = GmBuffer::from_slice(&src);
+    let a = g.addr();
+    let out = std::sync::Mutex::new(Vec::new());
+    let report = run(|| {
+        let mut pipe = TPipe::new();
+        let mut c1: TQue<QuePosition::C1, 1> = TQue::new();
+        let mut c2: TQue<QuePosition::C2, 1> = TQue::new();
+        pipe.init_buffer(&mut c1, 1, 128)?;
+        pipe.init_buffer(&mut c2, 1, 512)?;
+        let mut gi = GlobalTensor::<f16>::new();
+        gi.set_global_buffer(a.clone());
+        let l1 = c1.alloc_tensor::<f16>()?;
+        data_copy(&l1, &gi, 64)?;
+        let bt = c2.alloc_tensor::<f32>()?;
+        // Two 64-byte units of halves (32 each); one 64-byte gap between them in the table.
+        data_copy(&bt, &l1, DataCopyParams::new(2, 1, 0, 1))?;
+        *out.lock().unwrap() = (0..128)
+            .map(|i| bt.get_value(i))
+            .collect::<Result<Vec<f32>>>()?;
+        Ok(())
+    });
+    let out = out.into_inner().unwrap();
+    let want: Vec<f32> = src.iter().map(|h| h.to_f32()).collect();
+    assert_eq!(out[..32], want[..32]);
+    assert_eq!(out[48..80], want[32..64]);
+    let ops: Vec<_> = report.blocks[0]
+        .trace
+        .instructions()
+        .iter()
+        .filter(|i| i.kind == InstrKind::Op && i.pipe == Pipe::MTE1)
+        .collect();
+    assert_eq!(ops.len(), 1);
+}
+
+#[test]
+fn d8_half_to_float_only_into_the_bias_table() {
+    let e = fail(|| {
+        let mut pipe = TPipe::new();
+        let mut a: TQue<QuePosition::VECIN, 1> = TQue::new();
+        let mut b: TQue<QuePosition::VECOUT, 1> = TQue::new();
+        pipe.init_buffer(&mut a, 1, 128)?;
+        pipe.init_buffer(&mut b, 1, 256)?;
+        data_copy(
+            &b.alloc_tensor::<f32>()?,
+            &a.alloc_tensor::<f16>()?,
+            DataCopyParams::new(1, 1, 0, 0),
+        )
+    });
+    assert_eq!(e.category, Category::Type);
+    assert_mentions(
+        &e,
+        &[
+            "half → float DataCopy runs only L1 (C1) → BiasTable (C2)",
+            "UB → UB",
+        ],
+    );
+}

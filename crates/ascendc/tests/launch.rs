@@ -237,3 +237,22 @@ fn errors_name_the_core_in_mixed_mode() {
         "{e}"
     );
 }
+
+#[test]
+fn report_summary_and_tensor_format() {
+    let g = GmBuffer::from_slice(&[1i16, -2, 3]);
+    assert_eq!(g.format::<i16>(), "[1 -2 3]");
+    let r = Launch::new(2)
+        .run(|| {
+            pipe_barrier(PIPE_V)?;
+            if get_block_idx() == 1 {
+                set_flag(HardEvent::V_MTE3, 0)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(
+        r.to_string(),
+        "Atlas A2 training/inference series (Ascend910B): 2 core(s), instructions V 3"
+    );
+}

@@ -10,7 +10,7 @@ use crate::chip::DataPath;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::Pipe;
 use crate::core::{Core, CountRounding};
-use crate::dtype::Element;
+use crate::dtype::{f16, Element};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::gm::GmAddr;
 use crate::position::{Hardware, TPosition};
@@ -229,6 +229,25 @@ pub(crate) fn copy_level0<T: Element>(
     }
     check_alignment(API, src, "source", T::SIZE)?;
     check_alignment(API, dst, "destination", T::SIZE)?;
+    let Some(b) = check_blocks(core, loc, src, dst, p, rt.units)? else {
+        return Ok(());
+    };
+    let acc = dma::copy(core, API, dst.endpoint(), src.endpoint(), b)?;
+    core.issue(rt.pipe, API, loc, &acc);
+    Ok(())
+}
+
+/// Checks a level-0 block description against the product's ranges and both tensor views, and
+/// turns it into byte geometry with `units` = (source block, source gap, destination block,
+/// destination gap) in bytes. `None` when the copy is a no-op (a zero count on A2/A3).
+fn check_blocks(
+    core: &mut Core,
+    loc: SourceLoc,
+    src: Side,
+    dst: Side,
+    p: DataCopyParams,
+    units: [u64; 4],
+) -> Result<Option<Blocks>> {
     if p.block_count > 4095 {
         return Err(SimError::range(
             API,
@@ -249,7 +268,7 @@ pub(crate) fn copy_level0<T: Element>(
                     ),
                     loc,
                 );
-                return Ok(());
+                return Ok(None);
             }
             let max = if name == "blockCount" { 4095 } else { 65535 };
             return Err(SimError::range(
@@ -260,7 +279,7 @@ pub(crate) fn copy_level0<T: Element>(
             ));
         }
     }
-    let [ls, gs, ld, gd] = rt.units;
+    let [ls, gs, ld, gd] = units;
     let n = p.block_count as u64;
     let b = Blocks {
         count: p.block_count as u32,
@@ -288,9 +307,7 @@ pub(crate) fn copy_level0<T: Element>(
             }
         }
     }
-    let acc = dma::copy(core, API, dst.endpoint(), src.endpoint(), b)?;
-    core.issue(rt.pipe, API, loc, &acc);
-    Ok(())
+    Ok(Some(b))
 }
 
 /// The level-2 (element count) form: one block of `count` elements rounded down to whole units.
@@ -428,4 +445,46 @@ pub(crate) fn check_path_documented(
         core.warn(Category::Unsupported, api, msg, loc);
     }
     Ok(())
+}
+
+/// `DataCopy(dst: LocalTensor<float>, src: LocalTensor<half>, params)`: L1 (C1) → BiasTable (C2)
+/// with each half widened to float. `blockLen` counts 64-byte source units (32 halves, which
+/// become 128 destination bytes); `srcStride` is in 32-byte blocks, `dstStride` in 64-byte units.
+impl DataCopyArgs<LocalTensor<f32>, LocalTensor<f16>> for DataCopyParams {
+    fn copy(self, dst: &LocalTensor<f32>, src: &LocalTensor<f16>, loc: SourceLoc) -> Result<()> {
+        with_core(API, loc, |core| {
+            let (d, s) = (Side::local(dst), Side::local(src));
+            if (src.hw, dst.hw) != (Hardware::L1, Hardware::BIAS) {
+                return Err(SimError::new(
+                    Category::Type,
+                    API,
+                    format!(
+                        "a half → float DataCopy runs only L1 (C1) → BiasTable (C2); this one is {} → {} \
+                         (other routes need the same element type on both sides)",
+                        src.hw, dst.hw
+                    ),
+                ));
+            }
+            check_path(core, API, DataPath::L1Bt)?;
+            check_alignment(API, s, "source", 2)?;
+            check_alignment(API, d, "destination", 4)?;
+            let Some(b) = check_blocks(core, loc, s, d, self, [64, 32, 128, 64])? else {
+                return Ok(());
+            };
+            let (bias, l1) = core.mem.pair_mut(Hardware::BIAS, Hardware::L1);
+            for i in 0..b.count as usize {
+                let from = src.addr as usize + i * b.src_stride as usize;
+                let to = dst.addr as usize + i * b.dst_stride as usize;
+                let halves = &l1[from..from + b.len as usize];
+                for (k, h) in halves.chunks_exact(2).enumerate() {
+                    let v = f16::from_le_bytes([h[0], h[1]]).to_f32();
+                    bias[to + 4 * k..to + 4 * k + 4].copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            let mut acc = b.accesses(d.endpoint(), s.endpoint());
+            acc[1].len = (b.len * 2) as u32;
+            core.issue(Pipe::MTE1, API, loc, &acc);
+            Ok(())
+        })
+    }
 }

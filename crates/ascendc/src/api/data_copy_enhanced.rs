@@ -9,6 +9,10 @@
 //! delivers (so it halves when 32-bit values become 16-bit ones); `dstStride` is in 32-byte blocks.
 //! DEQ8/VDEQ8 write each 16 one-byte results into the first (`sidStoreMode` 0) or second (1) half
 //! of a 32-byte block, or contiguously (2 or 3).
+//!
+//! The simulator has no cube unit: kernels fill CO1 (L0C) themselves, through a
+//! `TQue<QuePosition::CO1, 1>` tensor and [`LocalTensor::set_value`] (recorded on the scalar pipe),
+//! in the fractal layout described above.
 
 use super::context::with_core;
 use super::data_copy::{

@@ -21,7 +21,7 @@ pub const MAX_LANES: usize = 128;
 pub struct VectorState {
     /// MASK register as `[low, high]` (lanes 0–63, lanes 64–127).
     pub mask: [u64; 2],
-    /// CTRL[56]: counter mode (MASK[31:0] = total element count).
+    /// `CTRL[56]`: counter mode (`MASK[31:0]` = total element count).
     pub counter_mode: bool,
     /// fp16 results saturate (±65504, NaN → 0) instead of producing Inf/NaN.
     pub fp16_saturation: bool,
@@ -518,7 +518,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn worked_example_a_addresses() {
+    fn v1_worked_example_a_addresses() {
         // vector-model.md §4 example A: half, blk 2, rep 16, base 0x1000.
         let op = Operand {
             addr: 0x1000,
@@ -551,8 +551,10 @@ mod tests {
     }
 
     #[test]
-    fn contiguous_mask_conversion() {
+    fn v2_contiguous_mask_conversion() {
         assert_eq!(contiguous_mask_bits(0, 128), [0, 0]);
+        assert_eq!(contiguous_mask_bits(64, 128), [u64::MAX, 0]);
+        assert_eq!(contiguous_mask_bits(128, 128), [u64::MAX, u64::MAX]);
         assert_eq!(contiguous_mask_bits(5, 128), [0x1F, 0]);
         assert_eq!(contiguous_mask_bits(70, 128), [u64::MAX, 0x3F]);
         assert_eq!(contiguous_mask_bits(200, 128), [u64::MAX, u64::MAX]);
@@ -581,7 +583,7 @@ mod tests {
     }
 
     #[test]
-    fn masked_lanes_keep_destination() {
+    fn v4_masked_lanes_keep_destination() {
         let mut ub = vec![0u8; 1024];
         for i in 0..128u16 {
             ub[2 * i as usize..2 * i as usize + 2].copy_from_slice(&(i + 1).to_le_bytes());

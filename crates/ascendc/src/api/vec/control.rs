@@ -7,7 +7,7 @@ use crate::dtype::f16;
 use crate::error::{Category, Result, SimError, SourceLoc};
 
 /// `SetSaturationFlag<SaturationMode::FLOAT>(flag)`: `true` = fp16 saturation (±Inf → ±65504,
-/// NaN → 0), `false` = IEEE Inf/NaN results (CTRL[48]). Only A2/A3 can switch; the other
+/// NaN → 0), `false` = IEEE Inf/NaN results (`CTRL[48]`). Only A2/A3 can switch; the other
 /// products always saturate and refuse the call. float results never saturate.
 #[track_caller]
 pub fn set_saturation_flag(saturate: bool) -> Result<()> {

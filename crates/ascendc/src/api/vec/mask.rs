@@ -20,7 +20,7 @@ pub enum MaskMode {
     /// A lane bit pattern per repeat (a length is converted to its first-`len`-lanes pattern).
     #[default]
     NORMAL,
-    /// The total element count of the next instructions (MASK[31:0]).
+    /// The total element count of the next instructions (`MASK[31:0]`).
     COUNTER,
 }
 

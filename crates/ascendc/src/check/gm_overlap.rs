@@ -1,4 +1,4 @@
-//! Checks that read the instruction record after a launch.
+//! GM bytes written by more than one block.
 
 use crate::core::trace::Space;
 use crate::error::{Category, Diagnostic, Severity};

@@ -1,0 +1,170 @@
+//! Missing synchronisation inside one core, found with a vector-clock model over the
+//! instruction record (`sync-and-launch.md` §5).
+//!
+//! Pipes run concurrently and a pipe may start an instruction before its previous one has
+//! finished writing. Two accesses to the same bytes, at least one a write, are ordered only by a
+//! `PipeBarrier` on the pipe, or by a `SetFlag` on the first pipe issued after the first access
+//! and a matching `WaitFlag` on the second pipe issued before the second access (queue
+//! operations record exactly these flags). Pairs the compiler's automatic synchronisation
+//! orders (vector after vector, anything with the scalar pipe) are not reported.
+
+use super::{overlap_span, runs};
+use crate::core::trace::{Access, HardEvent, InstrKind, Pipe, Space, Trace};
+use crate::error::{Category, Diagnostic, Severity, SourceLoc};
+use std::collections::{HashMap, HashSet};
+
+const PIPES: usize = 8;
+
+/// An access still able to conflict with later ones.
+struct Live {
+    pipe: Pipe,
+    seq: u64,
+    write: bool,
+    space: Space,
+    runs: Vec<(u64, u64)>,
+    api: &'static str,
+    location: SourceLoc,
+}
+
+/// True when the compiler's automatic synchronisation orders the pair (`sync-and-launch.md` §4.2).
+fn auto_synced(a: Pipe, b: Pipe) -> bool {
+    a == Pipe::S || b == Pipe::S || (a == Pipe::V && b == Pipe::V)
+}
+
+fn space_name(s: Space) -> String {
+    match s {
+        Space::Gm(id) => format!("GM allocation #{id}"),
+        Space::Local(h) => h.to_string(),
+    }
+}
+
+fn event_name(first: Pipe, second: Pipe) -> String {
+    let short = |p: Pipe| p.c_name().trim_start_matches("PIPE_").to_string();
+    format!("{}_{}", short(first), short(second))
+}
+
+/// Reports the hazards of one core's record as warnings tagged with `block`.
+pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
+    let mut count = [0u64; PIPES];
+    let mut vc = [[0u64; PIPES]; PIPES];
+    let mut flags: HashMap<(HardEvent, u32), [u64; PIPES]> = HashMap::new();
+    let mut live: Vec<Live> = Vec::new();
+    let mut out = Vec::new();
+    let mut reported = HashSet::new();
+    let warn = |api: &'static str, loc: SourceLoc, message: String| Diagnostic {
+        severity: Severity::Warning,
+        category: Category::Sync,
+        api,
+        message,
+        location: Some(loc),
+        block: Some(block),
+    };
+    for ins in trace.instructions() {
+        let p = ins.pipe as usize;
+        match ins.kind {
+            InstrKind::Barrier if ins.pipe == Pipe::ALL => {
+                for row in vc.iter_mut() {
+                    *row = count;
+                }
+            }
+            InstrKind::Barrier => vc[p][p] = count[p],
+            InstrKind::SetFlag(e, id) => {
+                let mut snap = vc[p];
+                snap[p] = count[p];
+                if flags.insert((e, id), snap).is_some() {
+                    out.push(warn(
+                        ins.api,
+                        ins.location,
+                        format!("SetFlag<{e:?}>({id}) while the flag is already set (a second set is lost on hardware)"),
+                    ));
+                }
+            }
+            InstrKind::WaitFlag(e, id) => match flags.remove(&(e, id)) {
+                Some(snap) => {
+                    for q in 0..PIPES {
+                        vc[p][q] = vc[p][q].max(snap[q]);
+                    }
+                }
+                None => out.push(warn(
+                    ins.api,
+                    ins.location,
+                    format!("WaitFlag<{e:?}>({id}) without a preceding SetFlag: the pipe would wait forever on hardware"),
+                )),
+            },
+            InstrKind::Op => {
+                count[p] += 1;
+                for acc in trace.accesses(ins) {
+                    check_access(ins.pipe, acc, &vc, &live, |l, lo, hi| {
+                        let kind = match (l.write, acc.write) {
+                            (true, true) => "WAW",
+                            (true, false) => "RAW",
+                            _ => "WAR",
+                        };
+                        if !reported.insert((l.location, ins.location, kind)) {
+                            return;
+                        }
+                        let fix = if l.pipe == ins.pipe {
+                            format!("PipeBarrier<{}>", ins.pipe.c_name())
+                        } else {
+                            format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, ins.pipe))
+                        };
+                        out.push(warn(
+                            ins.api,
+                            ins.location,
+                            format!(
+                                "{kind} hazard on {} bytes {lo}..{hi}: {} ({}) at {} and {} ({}) are not ordered; missing {fix}",
+                                space_name(acc.space),
+                                l.api,
+                                l.pipe.c_name(),
+                                l.location,
+                                ins.api,
+                                ins.pipe.c_name(),
+                            ),
+                        ));
+                    });
+                }
+                for acc in trace.accesses(ins) {
+                    if acc.len > 0 && acc.blocks > 0 && acc.repeats > 0 {
+                        live.push(Live {
+                            pipe: ins.pipe,
+                            seq: count[p],
+                            write: acc.write,
+                            space: acc.space,
+                            runs: runs(acc),
+                            api: ins.api,
+                            location: ins.location,
+                        });
+                    }
+                }
+                // An access every pipe knows to be complete can no longer conflict.
+                if live.len() > 64 {
+                    live.retain(|l| (0..PIPES).any(|x| vc[x][l.pipe as usize] < l.seq));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check_access(
+    pipe: Pipe,
+    acc: &Access,
+    vc: &[[u64; PIPES]; PIPES],
+    live: &[Live],
+    mut report: impl FnMut(&Live, u64, u64),
+) {
+    let mut mine: Option<Vec<(u64, u64)>> = None;
+    for l in live {
+        if l.space != acc.space
+            || !(l.write || acc.write)
+            || auto_synced(l.pipe, pipe)
+            || vc[pipe as usize][l.pipe as usize] >= l.seq
+        {
+            continue;
+        }
+        let m = mine.get_or_insert_with(|| runs(acc));
+        if let Some((lo, hi)) = overlap_span(&l.runs, m) {
+            report(l, lo, hi);
+        }
+    }
+}
