@@ -13,3 +13,4 @@
 #include "ascendc/reduce.h"
 #include "ascendc/sync.h"
 #include "ascendc/tiling.h"
+#include "ascendc/print.h"

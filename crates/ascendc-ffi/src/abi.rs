@@ -7,6 +7,7 @@ use ascendc::{DType, DataFormat, LocalTensor, ShapeInfo};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 /// A C++ call site (`std::source_location` or `__builtin_FILE()` / `__builtin_LINE()`).
@@ -225,11 +226,24 @@ thread_local! {
     static LAST: RefCell<Option<SimError>> = const { RefCell::new(None) };
 }
 
-/// Runs one API call for the C++ side: `f` sees `loc` as its source location; an error is kept
-/// as this thread's last error and becomes status 1.
+/// Runs one API call for the C++ side: `f` sees `loc` as its source location; an error (or a
+/// panic) is kept as this thread's last error and becomes status 1.
 pub fn call(loc: AscLoc, f: impl FnOnce() -> Result<(), SimError>) -> i32 {
     let loc = loc.source();
-    match loc.scope(f) {
+    // A panic must not unwind into C++: it becomes the call's error.
+    let outcome = catch_unwind(AssertUnwindSafe(|| loc.scope(f))).unwrap_or_else(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(SimError::new(
+            Category::Launch,
+            "C ABI",
+            format!("internal error in the simulator: {msg}"),
+        ))
+    });
+    match outcome {
         Ok(()) => 0,
         Err(mut e) => {
             e.location.get_or_insert(loc);
