@@ -40,10 +40,20 @@ int32_t RunBlock(void* ctx) noexcept {
     return status;
 }
 
-// Launches `blockDim` blocks of `kernel(args...)`; a failed launch prints its errors and ends
-// the process with exit status 1.
+// Checks one kernel argument: a pointer must be null or GM from GmAlloc.
+template <typename A>
+void CheckArg(const A& arg, uint32_t index, Loc loc) {
+    if constexpr (std::is_pointer<std::decay_t<A>>::value) {
+        Check(ascendc_gm_check_arg(static_cast<const void*>(arg), index, loc));
+    }
+}
+
+// Launches `blockDim` blocks of `kernel(args...)`; a pointer argument that is not GmAlloc memory,
+// or a failed launch, prints the errors and ends the process with exit status 1.
 template <typename K, typename... A>
 void RunKernel(Loc loc, const char* name, uint32_t blockDim, K&& kernel, A&&... args) {
+    uint32_t index = 0;
+    (CheckArg(args, ++index, loc), ...);
     auto body = [&]() { kernel(args...); };
     if (ascendc_launch(name, blockDim, &RunBlock<decltype(body)>, &body, loc) != 0) {
         std::fflush(stdout);

@@ -248,3 +248,17 @@ fn event_ids_and_flags_on_4_blocks() {
     assert_eq!(out.lines().last(), Some("PASS"));
     assert!(!err.contains("warning"), "{err}");
 }
+
+#[test]
+fn launch_refuses_pointers_not_from_gmalloc() {
+    let o = run(&["seed000_add.cpp", "bad_arg_main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(!out.contains("the launch returned"), "{out}");
+    assert!(
+        err.contains("ICPU_RUN_KF: kernel argument 3")
+            && err.contains("was not allocated by GmAlloc")
+            && err.contains("bad_arg_main.cpp:14"),
+        "{err}"
+    );
+}

@@ -70,6 +70,24 @@ pub extern "C" fn ascendc_gm_free(ptr: *mut u8, loc: AscLoc) -> i32 {
     })
 }
 
+/// Checks a pointer argument of `ICPU_RUN_KF` (`index` counts from 1): null or inside a live
+/// `GmAlloc` allocation, as the CPU-debug launcher requires of every pointer it passes.
+#[no_mangle]
+pub extern "C" fn ascendc_gm_check_arg(ptr: *const u8, index: u32, loc: AscLoc) -> i32 {
+    call(loc, || {
+        if ptr.is_null() {
+            return Ok(());
+        }
+        lookup("ICPU_RUN_KF", ptr).map(|_| ()).map_err(|_| {
+            SimError::new(
+                Category::Memory,
+                "ICPU_RUN_KF",
+                format!("kernel argument {index} ({ptr:p}) was not allocated by GmAlloc (or was freed): pass GM memory from GmAlloc"),
+            )
+        })
+    })
+}
+
 /// Copies `len` bytes from GM at `src` into host memory `dst`, checked against the allocation
 /// (`GET_TILING_DATA` and friends).
 ///
@@ -134,6 +152,10 @@ mod tests {
         let e = crate::abi::take_last_error().unwrap();
         assert_eq!(e.api, "GmFree");
         assert_eq!(e.location.unwrap().to_string(), "gm_test.cpp:7");
+        assert_eq!(ascendc_gm_check_arg(std::ptr::null(), 1, here()), 0);
+        assert_eq!(ascendc_gm_check_arg(mid, 2, here()), 1);
+        let e = crate::abi::take_last_error().unwrap();
+        assert!(e.message.contains("kernel argument 2"), "{e}");
     }
 
     #[test]
