@@ -33,6 +33,9 @@ enum Cmd {
         /// Product to simulate: 910, 310P, A2, A3, 310B.
         #[arg(long)]
         product: Option<String>,
+        /// Print a summary of every launch (cores, instructions per pipe) to stderr.
+        #[arg(long)]
+        report: bool,
         /// Extra compiler flags (repeatable), e.g. `--cxxflag=-DTILE=64`.
         #[arg(long = "cxxflag", allow_hyphen_values = true)]
         cxxflags: Vec<String>,
@@ -82,21 +85,30 @@ enum Cmd {
     },
 }
 
+/// How `ascendc run` builds and runs the program.
+struct RunOptions<'a> {
+    std: &'a str,
+    product: Option<&'a str>,
+    report: bool,
+    cxxflags: &'a [String],
+}
+
 fn run(
     sources: &[PathBuf],
-    std: &str,
-    product: Option<&str>,
-    cxxflags: &[String],
+    opts: RunOptions,
     output: Option<PathBuf>,
     args: &[String],
 ) -> Result<ExitCode, String> {
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let exe = output.unwrap_or_else(|| tmp.path().join("kernel"));
-    toolchain::compile(sources, cxxflags, std, &exe)?;
+    toolchain::compile(sources, opts.cxxflags, opts.std, &exe)?;
     let mut cmd = Command::new(&exe);
     cmd.args(args);
-    if let Some(p) = product {
+    if opts.report {
+        cmd.env("ASCENDC_REPORT", "1");
+    }
+    if let Some(p) = opts.product {
         if ascendc::ChipProfile::by_name(p).is_none() {
             return Err(format!("unknown product {p} (910, 310P, A2, A3, 310B)"));
         }
@@ -155,10 +167,19 @@ fn main() -> ExitCode {
             sources,
             std,
             product,
+            report,
             cxxflags,
             output,
             args,
-        } => run(&sources, &std, product.as_deref(), &cxxflags, output, &args),
+        } => {
+            let opts = RunOptions {
+                std: &std,
+                product: product.as_deref(),
+                report,
+                cxxflags: &cxxflags,
+            };
+            run(&sources, opts, output, &args)
+        }
         Cmd::Flags { cflags, libs, std } => flags(cflags, libs, &std),
         Cmd::Compare {
             output,

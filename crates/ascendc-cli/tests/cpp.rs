@@ -55,12 +55,24 @@ fn write_f32(path: &Path, v: &[f32]) {
 #[test]
 fn seed000_queues_datacopy_add() {
     let dir = tempfile::tempdir().unwrap();
-    let o = run(
-        &["seed000_add.cpp", "seed000_main.cpp"],
-        &[dir.path().to_str().unwrap()],
-    );
+    let sources = [cpp("seed000_add.cpp"), cpp("seed000_main.cpp")];
+    let o = ascendc(&[
+        "run",
+        "--report",
+        sources[0].to_str().unwrap(),
+        sources[1].to_str().unwrap(),
+        "--",
+        dir.path().to_str().unwrap(),
+    ]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
+    // One block: 2 copies in (MTE2), one Add (V), one copy out (MTE3).
+    assert!(err.contains("kernel `add_half`: "), "{err}");
+    assert!(err.contains("1 core(s), instructions"), "{err}");
+    assert!(
+        err.contains("V 1,") && err.contains("MTE2 2") && err.contains("MTE3 1"),
+        "{err}"
+    );
     let bytes = std::fs::read(dir.path().join("out.bin")).unwrap();
     let got: Vec<f32> = bytes
         .chunks_exact(2)

@@ -43,7 +43,8 @@ fn profile() -> Result<&'static ChipProfile, String> {
 }
 
 /// Runs `block_dim` blocks of a kernel, each calling `block(ctx)` on its own simulated core, and
-/// prints the launch's diagnostics and errors to stderr. Returns 0 when every block succeeded.
+/// prints the launch's diagnostics and errors to stderr (with `$ASCENDC_REPORT` set, also a summary
+/// of cores and instructions per pipe). Returns 0 when every block succeeded.
 ///
 /// # Safety
 /// `name` must be NUL-terminated; `block` must be safe to call with `ctx` from several threads
@@ -85,6 +86,10 @@ pub unsafe extern "C" fn ascendc_launch(
         Err(e)
     });
     match result {
+        Ok(report) if std::env::var_os("ASCENDC_REPORT").is_some() => {
+            eprintln!("kernel `{name}`: {report}");
+            0
+        }
         Ok(report) => {
             for d in report.diagnostics() {
                 eprintln!("{d}");
