@@ -10,6 +10,7 @@
 #include "ascendc/data_copy.h"
 #include "ascendc/data_copy_pad.h"
 #include "ascendc/vec.h"
+#include "ascendc/vec_select.h"
 #include "ascendc/reduce.h"
 #include "ascendc/sync.h"
 #include "ascendc/tiling.h"
