@@ -11,6 +11,7 @@
 
 pub mod abi;
 pub mod copy;
+pub mod copy_pad;
 pub mod gm;
 pub mod launch;
 pub mod pipe;
