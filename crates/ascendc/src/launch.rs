@@ -3,6 +3,7 @@
 
 use crate::api::context;
 use crate::chip::ChipProfile;
+use crate::core::memory::LocalMemory;
 use crate::core::trace::{Pipe, Trace};
 use crate::core::{Core, CoreId, CoreKind, CoreOptions, CountRounding};
 use crate::error::{Category, Diagnostic, Result, Severity, SimError};
@@ -304,16 +305,20 @@ impl Launch {
         type Outcome = (usize, BlockReport, Option<SimError>);
         let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::with_capacity(cores.len()));
         let next = AtomicU32::new(0);
-        let worker = || loop {
-            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-            if i >= cores.len() {
-                break;
+        let worker = || {
+            let mut memory = None;
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                if i >= cores.len() {
+                    break;
+                }
+                let (b, e, m) = self.run_block(cores[i], &kernel, memory.take());
+                memory = Some(m);
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((i, b, e));
             }
-            let (b, e) = self.run_block(cores[i], &kernel);
-            results
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((i, b, e));
         };
         if threads <= 1 {
             worker();
@@ -352,14 +357,26 @@ impl Launch {
         }
     }
 
-    fn run_block<F>(&self, id: CoreId, kernel: &F) -> (BlockReport, Option<SimError>)
+    /// Runs one core, reusing `memory` from the thread's previous core; hands the memory back.
+    fn run_block<F>(
+        &self,
+        id: CoreId,
+        kernel: &F,
+        memory: Option<LocalMemory>,
+    ) -> (BlockReport, Option<SimError>, LocalMemory)
     where
         F: Fn() -> Result<()> + Sync,
     {
-        context::install(Core::new(self.profile, id, self.block_dim, self.options));
+        context::install(Core::with_memory(
+            self.profile,
+            id,
+            self.block_dim,
+            self.options,
+            memory,
+        ));
         let outcome = catch_unwind(AssertUnwindSafe(kernel));
         let core = context::take().expect("the block's core is installed");
-        let (trace, diagnostics, first) = core.finish();
+        let (trace, diagnostics, first, memory) = core.finish();
         let error = match outcome {
             Ok(Ok(())) => first,
             Ok(Err(e)) => Some(first.unwrap_or(e)),
@@ -388,6 +405,7 @@ impl Launch {
                 diagnostics,
             },
             error,
+            memory,
         )
     }
 }

@@ -14,9 +14,25 @@ impl LocalMemory {
     /// Memories sized for `profile`, filled with a deterministic pseudo-random pattern seeded by
     /// `seed` (fresh local memory holds meaningless data, as on hardware).
     pub fn new(profile: &ChipProfile, seed: u64) -> LocalMemory {
-        // A 4 KiB pseudo-random tile per memory, repeated: deterministic, and as cheap as memset.
-        let bufs = std::array::from_fn(|i| {
-            let words = (profile.buffer_size[i] as usize).div_ceil(8);
+        let mut m = LocalMemory {
+            bufs: std::array::from_fn(|i| {
+                vec![0u64; (profile.buffer_size[i] as usize).div_ceil(8)].into_boxed_slice()
+            }),
+            sizes: profile.buffer_size,
+        };
+        m.refill(seed);
+        m
+    }
+
+    /// True when the memories have the sizes `profile` gives (so they can be reused for it).
+    pub fn fits(&self, profile: &ChipProfile) -> bool {
+        self.sizes == profile.buffer_size
+    }
+
+    /// Overwrites every memory with the pattern `seed` selects: a 4 KiB pseudo-random tile,
+    /// repeated (deterministic, and as cheap as a memset).
+    pub fn refill(&mut self, seed: u64) {
+        for (i, buf) in self.bufs.iter_mut().enumerate() {
             let mut s = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)) | 1;
             let tile: Vec<u64> = (0..512)
                 .map(|_| {
@@ -26,15 +42,9 @@ impl LocalMemory {
                     s
                 })
                 .collect();
-            let mut buf = vec![0u64; words];
             for chunk in buf.chunks_mut(tile.len()) {
                 chunk.copy_from_slice(&tile[..chunk.len()]);
             }
-            buf.into_boxed_slice()
-        });
-        LocalMemory {
-            bufs,
-            sizes: profile.buffer_size,
         }
     }
 

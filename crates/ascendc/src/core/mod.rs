@@ -132,13 +132,32 @@ impl Core {
         block_num: u32,
         options: CoreOptions,
     ) -> Core {
-        let seed = ((id.kind as u64) << 32) | id.index as u64;
+        Core::with_memory(profile, id, block_num, options, None)
+    }
+
+    /// [`Core::new`], reusing `memory` from a finished core when it has the profile's sizes (it
+    /// is refilled with this core's initial pattern, so the result is the same).
+    pub fn with_memory(
+        profile: &'static ChipProfile,
+        id: CoreId,
+        block_num: u32,
+        options: CoreOptions,
+        memory: Option<LocalMemory>,
+    ) -> Core {
+        let seed = 0x5EED_0000 ^ (((id.kind as u64) << 32) | id.index as u64);
+        let mem = match memory {
+            Some(mut m) if m.fits(profile) => {
+                m.refill(seed);
+                m
+            }
+            _ => LocalMemory::new(profile, seed),
+        };
         Core {
             profile,
             id,
             block_idx: id.block_idx,
             block_num,
-            mem: LocalMemory::new(profile, 0x5EED_0000 ^ seed),
+            mem,
             vector: VectorState::new(options.fp16_saturation),
             trace: Trace::new(options.record_trace),
             options,
@@ -236,9 +255,9 @@ impl Core {
         self.first_error.as_ref()
     }
 
-    /// Splits the finished core into its record, diagnostics and first error.
-    pub fn finish(self) -> (Trace, Vec<Diagnostic>, Option<SimError>) {
-        (self.trace, self.diags, self.first_error)
+    /// Splits the finished core into its record, diagnostics, first error and memory.
+    pub fn finish(self) -> (Trace, Vec<Diagnostic>, Option<SimError>, LocalMemory) {
+        (self.trace, self.diags, self.first_error, self.mem)
     }
 
     /// Takes the lowest free ID of an event kind (`AllocEventID`).
