@@ -3,7 +3,7 @@
 use crate::abi::{call, dtype, position, AscLoc, AscLocal};
 use crate::sync::event;
 use crate::with_dtype;
-use ascendc::api::tpipe::DynQue;
+use ascendc::api::tque::DynQue;
 use ascendc::error::SimError;
 use ascendc::position::QuePosition;
 use ascendc::{Element, LocalTensor, TBuf, TPipe, TPosition};

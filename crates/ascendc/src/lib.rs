@@ -54,8 +54,10 @@ pub use api::sync::{
     get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio, pipe_barrier, set_flag,
     wait_flag,
 };
+pub use api::tbuf::TBuf;
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
-pub use api::tpipe::{TBuf, TPipe, TQue, TQueBind};
+pub use api::tpipe::TPipe;
+pub use api::tque::{TQue, TQueBind};
 pub use api::vec::binary::{add, add_l0};
 pub use api::vec::compare::{SelectSrc1, CMPMODE, SELMODE};
 pub use api::vec::mask::MaskMode;

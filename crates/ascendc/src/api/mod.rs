@@ -7,6 +7,8 @@ pub mod data_copy_nz;
 pub mod data_copy_pad;
 pub mod data_copy_slice;
 pub mod sync;
+pub mod tbuf;
 pub mod tensor;
 pub mod tpipe;
+pub mod tque;
 pub mod vec;

@@ -315,7 +315,7 @@ grouped_api!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::tpipe::{TBuf, TPipe};
+    use crate::api::{tbuf::TBuf, tpipe::TPipe};
     use crate::launch::Launch;
     use crate::position::QuePosition;
     use std::sync::Mutex;
