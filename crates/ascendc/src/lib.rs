@@ -43,13 +43,13 @@ pub mod launch;
 pub mod numeric;
 pub mod position;
 
-pub use api::data_copy::{data_copy, DataCopyParams};
-pub use api::data_copy_enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};
-pub use api::data_copy_nz::{Nd2NzParams, Nz2NdParamsFull};
-pub use api::data_copy_pad::{
+pub use api::data_copy::enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};
+pub use api::data_copy::nz::{Nd2NzParams, Nz2NdParamsFull};
+pub use api::data_copy::pad::{
     data_copy_pad, set_pad_value, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
 };
-pub use api::data_copy_slice::{SliceInfo, K_MAX_DIM, MAX_SLICE_SIZE};
+pub use api::data_copy::slice::{SliceInfo, K_MAX_DIM, MAX_SLICE_SIZE};
+pub use api::data_copy::{data_copy, DataCopyParams};
 pub use api::sync::{
     get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio, pipe_barrier, set_flag,
     wait_flag,

@@ -2,10 +2,6 @@
 
 pub(crate) mod context;
 pub mod data_copy;
-pub mod data_copy_enhanced;
-pub mod data_copy_nz;
-pub mod data_copy_pad;
-pub mod data_copy_slice;
 pub mod sync;
 pub mod tbuf;
 pub mod tensor;

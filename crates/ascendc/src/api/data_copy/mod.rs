@@ -4,6 +4,11 @@
 //! units: 32 bytes normally, 64 bytes into C2/BiasTable, 128 bytes into C2PIPE2GM/Fixpipe); level 2
 //! takes an element count, lowered to one block of `count / (unit / sizeof(T))` units.
 
+pub mod enhanced;
+pub mod nz;
+pub mod pad;
+pub mod slice;
+
 use super::context::with_core;
 use super::tensor::{GlobalTensor, LocalTensor};
 use crate::chip::DataPath;

@@ -14,11 +14,9 @@
 //! `TQue<QuePosition::CO1, 1>` tensor and [`LocalTensor::set_value`] (recorded on the scalar pipe),
 //! in the fractal layout described above.
 
-use super::context::with_core;
-use super::data_copy::{
-    check_alignment, check_path, copy_level0, DataCopyArgs, DataCopyParams, Side,
-};
-use super::tensor::{GlobalTensor, LocalTensor};
+use super::{check_alignment, check_path, copy_level0, DataCopyArgs, DataCopyParams, Side};
+use crate::api::context::with_core;
+use crate::api::tensor::{GlobalTensor, LocalTensor};
 use crate::chip::DataPath;
 use crate::core::trace::{Access, Pipe, Space};
 use crate::core::Core;

@@ -12,10 +12,10 @@
 //! element of the block. 64-bit types move as 32-bit elements with doubled paddings, so their
 //! padding and dummy units are 4 bytes wide.
 
-use super::context::with_core;
-use super::data_copy::{check_alignment, check_path, DataCopyParams, Side};
-use super::data_copy_nz::{exec_nd2nz, plan_nd2nz, Nd2NzParams};
-use super::tensor::{GlobalTensor, LocalTensor};
+use super::nz::{exec_nd2nz, plan_nd2nz, Nd2NzParams};
+use super::{check_alignment, check_path, DataCopyParams, Side};
+use crate::api::context::with_core;
+use crate::api::tensor::{GlobalTensor, LocalTensor};
 use crate::chip::DataPath;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::{Access, Pipe, Space};

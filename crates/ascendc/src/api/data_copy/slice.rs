@@ -5,9 +5,9 @@
 //! elements after the row start (`C0 = 32 / sizeof(T)`). Rows of higher dimensions are enumerated
 //! with the lower dimension varying fastest and paired by position between source and destination.
 
-use super::context::with_core;
-use super::data_copy::{check_path_documented, DataCopyArgs};
-use super::tensor::{GlobalTensor, LocalTensor, ShapeInfo};
+use super::{check_path_documented, DataCopyArgs};
+use crate::api::context::with_core;
+use crate::api::tensor::{GlobalTensor, LocalTensor, ShapeInfo};
 use crate::chip::DataPath;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::Pipe;

@@ -5,9 +5,9 @@
 //! each group is stored as a stack of 32-byte rows. The NZ source of NZ→ND always uses
 //! 16-element groups (16×16 fractals), whatever the element size.
 
-use super::context::with_core;
-use super::data_copy::{check_alignment, check_path_documented, DataCopyArgs, Side};
-use super::tensor::{GlobalTensor, LocalTensor};
+use super::{check_alignment, check_path_documented, DataCopyArgs, Side};
+use crate::api::context::with_core;
+use crate::api::tensor::{GlobalTensor, LocalTensor};
 use crate::chip::DataPath;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::{Access, Pipe, Space};
