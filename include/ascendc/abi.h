@@ -184,6 +184,7 @@ int32_t ascendc_vec_select(uint8_t elem, uint8_t maskElem, const AscLocal* dst, 
                            const AscendC::detail::RawMask* mask, uint8_t repeat,
                            const AscendC::detail::RawRepeat* params, AscLoc loc);
 int32_t ascendc_vec_mask(uint8_t op, uint8_t elem, uint8_t counter, AscendC::detail::RawMask mask, AscLoc loc);
+int32_t ascendc_vec_control(uint8_t op, uint16_t value, AscLoc loc);
 int32_t ascendc_vec_reduce(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src,
                            const AscLocal* tmp, const AscendC::detail::RawMask* mask, const void* args,
                            AscLoc loc);

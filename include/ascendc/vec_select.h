@@ -148,4 +148,13 @@ inline void SetMaskCount(detail::Loc loc = detail::Loc()) { detail::Check(ascend
 inline void SetMaskNorm(detail::Loc loc = detail::Loc()) { detail::Check(ascendc_vec_mask(2, 0, 0, {}, loc)); }
 inline void ResetMask(detail::Loc loc = detail::Loc()) { detail::Check(ascendc_vec_mask(3, 0, 0, {}, loc)); }
 
+// Control registers: fp16 overflow mode (true = saturate, the reset state; false = IEEE Inf/NaN,
+// A2/A3 only) and the int32 → half Cast scale.
+inline void SetSaturationFlag(bool saturate, detail::Loc loc = detail::Loc()) {
+    detail::Check(ascendc_vec_control(0, saturate ? 1 : 0, loc));
+}
+inline void SetDeqScale(half scale, detail::Loc loc = detail::Loc()) {
+    detail::Check(ascendc_vec_control(1, scale.bits, loc));
+}
+
 }  // namespace AscendC

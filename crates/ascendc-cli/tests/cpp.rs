@@ -280,3 +280,17 @@ fn launch_refuses_pointers_not_from_gmalloc() {
         "{err}"
     );
 }
+
+#[test]
+fn saturation_flag_switches_fp16_overflow_on_a2_only() {
+    let o = run(&["saturation.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("saturated 0x7bff, ieee 0x7c00"), "{out}");
+    let path = cpp("saturation.cpp").display().to_string();
+    let o = ascendc(&["run", "--product", "310P", &path]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains("SetSaturationFlag"), "{err}");
+    assert!(err.contains("saturation.cpp:21"), "{err}");
+}

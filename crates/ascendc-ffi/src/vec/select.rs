@@ -5,6 +5,7 @@ use crate::abi::{call, dtype, AscLoc, AscLocal};
 use crate::with_dtype;
 use ascendc::api::vec::cast::{cast, cast_l0};
 use ascendc::api::vec::compare::*;
+use ascendc::api::vec::control::{set_deq_scale, set_saturation_flag};
 use ascendc::api::vec::duplicate::{duplicate, duplicate_l0};
 use ascendc::api::vec::mask::{
     reset_mask, set_mask_count, set_mask_norm, set_vector_mask, MaskMode,
@@ -234,5 +235,15 @@ pub extern "C" fn ascendc_vec_mask(
         1 => set_mask_count(),
         2 => set_mask_norm(),
         _ => reset_mask(),
+    })
+}
+
+/// Control registers: `SetSaturationFlag(value != 0)` (`op` 0) and `SetDeqScale(half)` with the
+/// scale's bits in `value` (`op` 1).
+#[no_mangle]
+pub extern "C" fn ascendc_vec_control(op: u8, value: u16, loc: AscLoc) -> i32 {
+    call(loc, || match op {
+        0 => set_saturation_flag(value != 0),
+        _ => set_deq_scale(f16::from_bits(value)),
     })
 }
