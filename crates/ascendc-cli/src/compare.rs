@@ -128,7 +128,7 @@ pub fn isclose(a: f64, b: f64, t: &Tolerance) -> bool {
 /// Decodes little-endian elements of `dtype` as `f64`.
 pub fn decode(bytes: &[u8], dtype: DType) -> Result<Vec<f64>, String> {
     let size = dtype.size();
-    if bytes.len() % size != 0 {
+    if !bytes.len().is_multiple_of(size) {
         return Err(format!(
             "{} bytes is not a whole number of {dtype} elements ({size} bytes each)",
             bytes.len()

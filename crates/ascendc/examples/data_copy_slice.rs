@@ -100,7 +100,7 @@ fn main() {
     // Rows 0 and 2: 16 zeros, 24 ones, 7 zeros, 24 ones, 16 zeros; row 1: 87 zeros.
     let row: Vec<f32> = [(16, 0.0), (24, 1.0), (7, 0.0), (24, 1.0), (16, 0.0)]
         .iter()
-        .flat_map(|&(n, v)| std::iter::repeat(v).take(n))
+        .flat_map(|&(n, v)| std::iter::repeat_n(v, n))
         .collect();
     let input: Vec<f32> = [row.clone(), vec![0.0; 87], row].concat();
     let src = GmBuffer::from_slice(&input);

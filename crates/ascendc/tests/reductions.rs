@@ -299,9 +299,9 @@ fn whole_reduce_max_float_index_is_uint32_bits() {
 fn block_example() -> Vec<f16> {
     let mut v = Vec::new();
     v.push(h(1024.0));
-    v.extend(std::iter::repeat(h(0.5)).take(15));
+    v.extend(std::iter::repeat_n(h(0.5), 15));
     for x in [1.0, 2.0, -3.0, 0.25, 100.0, 0.0] {
-        v.extend(std::iter::repeat(h(x)).take(16));
+        v.extend(std::iter::repeat_n(h(x), 16));
     }
     v.extend([h(65504.0), h(65504.0)]);
     v.resize(128, f16::ZERO);

@@ -593,7 +593,7 @@ fn select_modes() {
     });
     let bit = |i: usize| {
         if i < 64 {
-            i % 8 == 0 || i % 8 == 2
+            i.is_multiple_of(8) || i % 8 == 2
         } else {
             (64..128).contains(&i)
         }

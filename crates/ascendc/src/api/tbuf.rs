@@ -63,7 +63,7 @@ impl<P: QuePos> TBuf<P> {
         with_core(API, loc, |_| {
             self.check_init(API)?;
             let bytes = count as u64 * T::SIZE as u64;
-            if count == 0 || bytes % 32 != 0 {
+            if count == 0 || !bytes.is_multiple_of(32) {
                 return Err(SimError::new(
                     Category::Range,
                     API,
@@ -89,7 +89,7 @@ impl<P: QuePos> TBuf<P> {
         const API: &str = "TBuf::GetWithOffset";
         with_core(API, loc, |_| {
             self.check_init(API)?;
-            if offset % 32 != 0 {
+            if !offset.is_multiple_of(32) {
                 return Err(SimError::new(
                     Category::Align,
                     API,

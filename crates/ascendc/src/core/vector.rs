@@ -244,7 +244,7 @@ impl Operand {
         let rep_bytes = lanes as u64 * size as u64;
         (self.blk_stride == 1 || rep_bytes <= BLOCK)
             && self.rep_stride as u64 * BLOCK == rep_bytes.max(BLOCK)
-            && rep_bytes % BLOCK == 0
+            && rep_bytes.is_multiple_of(BLOCK)
     }
 
     /// The access pattern this operand makes in `shape`.
@@ -295,7 +295,7 @@ fn dense_alias_ok(d: (u64, u64), s: (u64, u64)) -> Option<bool> {
 }
 
 fn aligned<T>(addr: u64) -> bool {
-    addr % std::mem::align_of::<T>() as u64 == 0
+    addr.is_multiple_of(std::mem::align_of::<T>() as u64)
 }
 
 /// `d = v` on every enabled lane (a fill).

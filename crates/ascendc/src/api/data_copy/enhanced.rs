@@ -497,7 +497,7 @@ fn co1_co2<D: Element, S: Element>(
         };
         let a = e.deq_tensor_addr;
         let ub = core.mem.size(Hardware::UB) as u64;
-        if a % 32 != 0 {
+        if !a.is_multiple_of(32) {
             return Err(SimError::align(API, "deqTensorAddr", a, 32, "UB"));
         }
         if a + n * vsize > ub {

@@ -202,7 +202,7 @@ pub(crate) fn check_alignment(
         }
         Side::Local { hw, addr, .. } => {
             let a = copy_align(hw, elem_size);
-            if addr as u64 % a != 0 {
+            if !(addr as u64).is_multiple_of(a) {
                 return Err(SimError::align(api, what, addr as u64, a as u32, hw));
             }
         }

@@ -349,7 +349,7 @@ impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for Nz2NdParamsFu
                     ));
                 }
             }
-            if p.d_value % 16 != 0 {
+            if !p.d_value.is_multiple_of(16) {
                 return Err(SimError::new(
                     Category::Range,
                     API,
@@ -360,7 +360,8 @@ impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for Nz2NdParamsFu
                 ));
             }
             let e = T::SIZE as u64;
-            if p.nd_num != 1 && (p.src_nd_matrix_stride as u64 * 256) % (p.n_value as u64 * e) != 0
+            if p.nd_num != 1
+                && !(p.src_nd_matrix_stride as u64 * 256).is_multiple_of(p.n_value as u64 * e)
             {
                 return Err(SimError::new(
                     Category::Range,

@@ -285,7 +285,7 @@ fn gm_to_ub<T: Element>(
     }
     check_alignment(API, Side::local(dst), "destination", T::SIZE)?;
     let e = T::SIZE as u64;
-    if p.block_len as u64 % e != 0 {
+    if !(p.block_len as u64).is_multiple_of(e) {
         return Err(SimError::new(
             Category::Range,
             API,

@@ -241,7 +241,7 @@ fn plan<T: Element>(
     }
     let one_slice = burst * c0 + ss[0].stride as u64;
     let total = ss[0].end_index as u64 - ss[0].start_index as u64 + 1 + ss[0].stride as u64;
-    if total % one_slice != 0 {
+    if !total.is_multiple_of(one_slice) {
         return Err(SimError::new(
             Category::Range,
             API,
@@ -252,7 +252,7 @@ fn plan<T: Element>(
         ));
     }
     let ub = if ub_is_dst { ds } else { ss };
-    if ub[0].stride as u64 * T::SIZE as u64 % 32 != 0 {
+    if !(ub[0].stride as u64 * T::SIZE as u64).is_multiple_of(32) {
         return Err(SimError::new(
             Category::Align,
             API,
@@ -312,7 +312,7 @@ fn check_ub<T: Element>(core: &Core, t: &LocalTensor<T>, side: &str) -> Result<(
             ),
         ));
     }
-    if t.addr % 32 != 0 {
+    if !t.addr.is_multiple_of(32) {
         return Err(SimError::align(
             API,
             &format!("slice copy {side}"),

@@ -359,7 +359,7 @@ pub(crate) fn run_bits(
                 format!("operand `{}` is in {} ({}); vector instructions take VECIN/VECCALC/VECOUT tensors in UB", o.name, o.pos, o.hw),
             ));
         }
-        if o.addr as u64 % BLOCK != 0 {
+        if !(o.addr as u64).is_multiple_of(BLOCK) {
             return Err(SimError::align(
                 api,
                 &format!("operand `{}`", o.name),

@@ -19,7 +19,7 @@ pub(super) fn check_operand<T: Element>(
             ),
         ));
     }
-    if t.addr as u64 % align != 0 {
+    if !(t.addr as u64).is_multiple_of(align) {
         return Err(SimError::align(
             api,
             &format!("tensor `{name}`"),

@@ -67,7 +67,7 @@ pub(super) fn partial_best<T: ReduceElement>(
             let mut best: Option<(T, u32)> = None;
             for_lanes(shape.bits(r), shape.lanes, |k| {
                 let x = read::<T>(ub, src.lane_addr(T::SIZE, r, k));
-                if best.map_or(true, |b| better(op, x, b.0)) {
+                if best.is_none_or(|b| better(op, x, b.0)) {
                     best = Some((x, k));
                 }
             });
