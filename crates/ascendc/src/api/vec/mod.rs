@@ -526,6 +526,9 @@ pub(crate) fn run_bits(
     if let Some(m) = new_mask {
         core.vector.mask = m;
     }
+    if let Some((shape, operands, _)) = planned.first() {
+        warn_on_overlap(core, api, loc, ops, &operands[..ops.len()], shape);
+    }
     let n = ops.len() + bits.len();
     for (shape, operands, accesses) in &planned {
         exec(core.mem.bytes_mut(Hardware::UB), shape, &operands[..n]);
@@ -661,4 +664,109 @@ fn warn_dst_overlap(core: &mut Core, api: &'static str, loc: SourceLoc, o: &Opnd
             loc,
         );
     }
+}
+
+/// The instructions whose destination may accumulate over a source (`vector-model.md` §8 rule 2).
+const ACCUMULATING: [&str; 7] = ["Add", "Sub", "Mul", "Max", "Min", "AddRelu", "SubRelu"];
+
+/// Warns about the source/destination overlaps `vector-model.md` §8 documents as unsupported: a
+/// partial overlap inside one repeat, or a repeat reading what an earlier repeat wrote (except
+/// the documented accumulation into `src1` with a repeat stride of 0). The simulator computes
+/// the in-order result; hardware results are unspecified.
+fn warn_on_overlap(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    ops: &[Opnd],
+    operands: &[Operand],
+    shape: &Shape,
+) {
+    let Some(di) = ops.iter().position(|o| o.write) else {
+        return;
+    };
+    let (d, dsize) = (operands[di], ops[di].size);
+    let dst_end = d.end(dsize, shape);
+    for (i, o) in ops.iter().enumerate() {
+        let s = operands[i];
+        if o.write || s.addr >= dst_end || d.addr >= s.end(o.size, shape) {
+            continue;
+        }
+        if ACCUMULATING.contains(&api)
+            && o.name == "src1"
+            && (s.rep_stride == 0 || d.rep_stride == 0)
+        {
+            continue;
+        }
+        let same = s == d && o.size == dsize;
+        if same && repeats_disjoint(&s, o.size, shape.lanes) {
+            continue;
+        }
+        if let Some((wr, rr)) = first_conflict(shape, (d, dsize), (s, o.size), same) {
+            let what = if wr == rr {
+                format!("partially overlaps the destination inside repeat {rr} (only a 100% overlap is supported)")
+            } else {
+                format!("is read in repeat {rr} where repeat {wr} wrote the destination (repeats must not depend on each other)")
+            };
+            core.warn(
+                Category::Overlap,
+                api,
+                format!("operand `{}` {what}; the simulator computes repeats in order, hardware results are unspecified", o.name),
+                loc,
+            );
+            return;
+        }
+    }
+}
+
+/// True when no two repeats of an operand touch the same bytes.
+fn repeats_disjoint(op: &Operand, size: usize, lanes: u32) -> bool {
+    let blocks = (lanes as u64 * size as u64).div_ceil(BLOCK);
+    let footprint = (blocks - 1) * op.blk_stride as u64 * BLOCK + BLOCK;
+    op.rep_stride as u64 * BLOCK >= footprint
+}
+
+/// The first (writing repeat, reading repeat) pair where the source reads destination bytes in
+/// a way the overlap rules forbid.
+fn first_conflict(
+    shape: &Shape,
+    (d, dsize): (Operand, usize),
+    (s, ssize): (Operand, usize),
+    same: bool,
+) -> Option<(u32, u32)> {
+    // Byte runs (start, end, repeat, is_destination) of every enabled 32-byte block.
+    let mut runs = Vec::new();
+    for r in 0..shape.repeats {
+        let span = match shape.enable {
+            Enable::Counter(n) => n
+                .saturating_sub(r as u64 * shape.lanes as u64)
+                .min(shape.lanes as u64) as u32,
+            Enable::Bits(_) => shape.lane_span(),
+        };
+        for (op, size, is_dst) in [(d, dsize, true), (s, ssize, false)] {
+            let e = (BLOCK as usize / size) as u32;
+            for blk in 0..span.div_ceil(e) {
+                let start = op.lane_addr(size, r, blk * e);
+                let lanes = (span - blk * e).min(e);
+                runs.push((start, start + lanes as u64 * size as u64, r, is_dst));
+            }
+        }
+    }
+    runs.sort_unstable();
+    let mut active: Vec<(u64, u64, u32, bool)> = Vec::new();
+    let mut found: Option<(u32, u32)> = None;
+    for run in runs {
+        active.retain(|a| a.1 > run.0);
+        for a in &active {
+            if a.3 == run.3 {
+                continue;
+            }
+            let (w, rd) = if a.3 { (a, &run) } else { (&run, a) };
+            let conflict = if w.2 == rd.2 { !same } else { rd.2 > w.2 };
+            if conflict && found.is_none_or(|f| (w.2, rd.2) < f) {
+                found = Some((w.2, rd.2));
+            }
+        }
+        active.push(run);
+    }
+    found
 }
