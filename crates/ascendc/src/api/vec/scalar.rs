@@ -6,7 +6,7 @@
 
 use super::binary::{lanes_for, mixed_dtype, Widen};
 use super::support::{self, OpSupport};
-use super::unary::unary_operands;
+use super::unary::{unary, unary_operands};
 use super::{check_dtype, run, Count, Issue, Mask, Opnd, UnaryRepeatParams};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
@@ -15,7 +15,8 @@ use crate::dtype::Element;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::numeric::{Arith, BitArith};
 
-/// Runs `dst = f(src, scalar, sat)` on every enabled lane.
+/// Runs `dst = f(src, scalar, sat)` on every enabled lane: a one-source instruction with the
+/// scalar as a constant operand.
 #[allow(clippy::too_many_arguments)]
 fn scalar_op<T: Element, F: Fn(T, T, bool) -> T>(
     api: &'static str,
@@ -28,19 +29,8 @@ fn scalar_op<T: Element, F: Fn(T, T, bool) -> T>(
     p: UnaryRepeatParams,
     f: F,
 ) -> Result<()> {
-    with_core(api, loc, |core| {
-        check_dtype(core, api, T::DTYPE, support)?;
-        let ops = unary_operands(dst, src, &p);
-        let sat = core.vector.fp16_saturation;
-        run(
-            core,
-            api,
-            loc,
-            lanes_for(T::SIZE),
-            issue,
-            &ops,
-            |ub, shape, o| map1(ub, shape, o[0], o[1], |a: T| f(a, scalar, sat)),
-        )
+    unary(api, support, loc, dst, src, issue, p, move |a: T, sat| {
+        f(a, scalar, sat)
     })
 }
 
