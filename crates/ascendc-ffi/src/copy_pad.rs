@@ -99,30 +99,30 @@ fn pad_copy<T: ascendc::Element>(
                     value_of::<T>(pad.value),
                 );
                 match (p.ext != 0, pad.ext != 0) {
-                    (true, _) => data_copy_pad(&d, &s, (p.ext(), ext_pad)),
-                    (false, true) => data_copy_pad(&d, &s, (p.plain(), ext_pad)),
+                    (true, _) => data_copy_pad(&d, &s, p.ext(), ext_pad),
+                    (false, true) => data_copy_pad(&d, &s, p.plain(), ext_pad),
                     (false, false) => {
                         let plain_pad =
                             DataCopyPadParams::new(pad.is_pad != 0, pad.left, pad.right, pad.value);
-                        data_copy_pad(&d, &s, (p.plain(), plain_pad))
+                        data_copy_pad(&d, &s, p.plain(), plain_pad)
                     }
                 }
             }
             1 => {
                 let (d, s) = (global::<T>(API, &*dst_g)?, (*src_l).tensor::<T>()?);
                 if p.ext != 0 {
-                    data_copy_pad(&d, &s, p.ext())
+                    data_copy_pad(&d, &s, p.ext(), ())
                 } else {
-                    data_copy_pad(&d, &s, p.plain())
+                    data_copy_pad(&d, &s, p.plain(), ())
                 }
             }
             _ => {
                 let (d, s) = ((*dst_l).tensor::<T>()?, (*src_l).tensor::<T>()?);
                 let nz = nd2nz(nz.unwrap_or(&[0; 8]));
                 if p.ext != 0 {
-                    data_copy_pad(&d, &s, (p.ext(), nz))
+                    data_copy_pad(&d, &s, p.ext(), nz)
                 } else {
-                    data_copy_pad(&d, &s, (p.plain(), nz))
+                    data_copy_pad(&d, &s, p.plain(), nz)
                 }
             }
         }

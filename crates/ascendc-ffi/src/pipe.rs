@@ -25,7 +25,7 @@ pub trait AnyTBuf {
 
 impl<P: ascendc::position::QuePos> AnyTBuf for TBuf<P> {
     fn init(&mut self, pipe: &mut TPipe, len: u32) -> Result<(), SimError> {
-        pipe.init_tbuf(self, len)
+        pipe.init_buffer(self, 1, len)
     }
 
     fn get(&self, t: ascendc::DType, count: i64) -> Result<AscLocal, SimError> {

@@ -120,7 +120,7 @@ fn sim_tiles(
     let kernel = || {
         let mut pipe = TPipe::new();
         let mut buf: TBuf<QuePosition::VECCALC> = TBuf::new();
-        pipe.init_tbuf(&mut buf, 3 * TILE * 4)?;
+        pipe.init_buffer(&mut buf, 1, 3 * TILE * 4)?;
         let xl = buf.get_with_offset::<f32>(TILE, 0)?;
         let yl = buf.get_with_offset::<f32>(TILE, TILE * 4)?;
         let zl = buf.get_with_offset::<f32>(TILE, 2 * TILE * 4)?;

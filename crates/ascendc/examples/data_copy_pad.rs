@@ -44,7 +44,7 @@ impl TestDataCopyPad {
         let src_local = self.in_queue_src.alloc_tensor::<f16>()?;
         let copy_params = DataCopyExtParams::new(1, 20 * 2, 0, 0, 0);
         let pad_params = DataCopyPadExtParams::new(true, 0, 2, f16::ZERO);
-        data_copy_pad(&src_local, &self.src_global, (copy_params, pad_params))?;
+        data_copy_pad(&src_local, &self.src_global, copy_params, pad_params)?;
         self.in_queue_src.enque(&src_local)
     }
 
@@ -59,7 +59,7 @@ impl TestDataCopyPad {
     fn copy_out(&mut self) -> Result<()> {
         let dst_local = self.out_queue_dst.deque::<f16>()?;
         let copy_params = DataCopyExtParams::new(1, 20 * 2, 0, 0, 0);
-        data_copy_pad(&self.dst_global, &dst_local, copy_params)?;
+        data_copy_pad(&self.dst_global, &dst_local, copy_params, ())?;
         self.out_queue_dst.free_tensor(&dst_local)
     }
 }

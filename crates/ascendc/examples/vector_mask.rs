@@ -16,7 +16,7 @@ fn main() {
         .run(|| {
             let mut pipe = TPipe::new();
             let mut buf = TBuf::<QuePosition::VECCALC>::new();
-            pipe.init_tbuf(&mut buf, 2048)?;
+            pipe.init_buffer(&mut buf, 1, 2048)?;
             let all = buf.get::<u8>()?;
             let src16 = all.reinterpret_cast::<i16>();
             let dst16 = all.at(256)?.reinterpret_cast::<i16>();

@@ -56,7 +56,7 @@ pub use api::sync::{
 };
 pub use api::tbuf::TBuf;
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
-pub use api::tpipe::TPipe;
+pub use api::tpipe::{PipeBuffer, TPipe};
 pub use api::tque::{TQue, TQueBind};
 pub use api::vec::binary::{add, add_l0};
 pub use api::vec::compare::{SelectSrc1, CMPMODE, SELMODE};

@@ -29,7 +29,7 @@ fn co1<S: Element, D: Element>(
         let mut vb: TBuf<QuePosition::VECCALC> = TBuf::new();
         pipe.init_buffer(&mut qc, 1, 4096)?;
         pipe.init_buffer(&mut qo, 1, dst_elems * D::SIZE as u32)?;
-        pipe.init_tbuf(&mut vb, 1024)?;
+        pipe.init_buffer(&mut vb, 1, 1024)?;
         let c = qc.alloc_tensor::<S>()?;
         for i in 0..c.get_size() {
             c.set_value(i, src.get(i as usize).copied().unwrap_or_default())?;
@@ -385,7 +385,7 @@ fn vdeq16_words_must_share_the_mcb_bit() {
         let mut vb: TBuf<QuePosition::VECCALC> = TBuf::new();
         pipe.init_buffer(&mut qc, 1, 4096)?;
         pipe.init_buffer(&mut qo, 1, 4096)?;
-        pipe.init_tbuf(&mut vb, 128)?;
+        pipe.init_buffer(&mut vb, 1, 128)?;
         let v = vb.get::<u8>()?;
         for (i, b) in fill.iter().enumerate() {
             v.set_value(i as u32, *b)?;

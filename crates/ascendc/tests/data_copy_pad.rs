@@ -27,9 +27,9 @@ fn seed_kernel_pads_in_ub_and_writes_exactly_20_halves() {
         gd.set_global_buffer(d.clone());
         let t = qi.alloc_tensor::<f16>()?;
         let p = DataCopyExtParams::new(1, 40, 0, 0, 0);
-        data_copy_pad(&t, &gs, (p, DataCopyPadExtParams::new(true, 0, 2, h(0.0))))?;
+        data_copy_pad(&t, &gs, p, DataCopyPadExtParams::new(true, 0, 2, h(0.0)))?;
         ub.put(t.to_vec()?);
-        data_copy_pad(&gd, &t, p)?;
+        data_copy_pad(&gd, &t, p, ())?;
         qi.free_tensor(&t)
     });
     let mut want: Vec<f16> = (1..=20).map(|i| h(i as f32)).collect();
@@ -63,9 +63,9 @@ fn unaligned_int8_blocks_with_gaps_and_first_element_dummy() {
         let t = q.alloc_tensor::<i8>()?;
         data_copy(&t, &gf, 160)?;
         let p = DataCopyExtParams::new(2, 47, 1, 1, 0);
-        data_copy_pad(&t, &gs, (p, DataCopyPadExtParams::<i8>::default()))?;
+        data_copy_pad(&t, &gs, p, DataCopyPadExtParams::<i8>::default())?;
         ub.put(t.to_vec()?);
-        data_copy_pad(&gb, &t, DataCopyExtParams::new(2, 47, 1, 1, 0))?;
+        data_copy_pad(&gb, &t, DataCopyExtParams::new(2, 47, 1, 1, 0), ())?;
         q.free_tensor(&t)
     });
     let u = ub.get();
@@ -97,7 +97,7 @@ fn pad_float(
         let mut gs = GlobalTensor::<f32>::new();
         gs.set_global_buffer(s.clone());
         let t = q.alloc_tensor::<f32>()?;
-        data_copy_pad(&t, &gs, (p, pad))?;
+        data_copy_pad(&t, &gs, p, pad)?;
         ub.put(t.to_vec()?);
         q.free_tensor(&t)
     });
@@ -154,9 +154,9 @@ fn unset_pad_register_gives_the_poison_pattern_and_a_warning_then_keeps_the_last
         let t = q.alloc_tensor::<f32>()?;
         let t2 = t.at(8)?;
         let p = DataCopyExtParams::new(1, 8, 0, 0, 0);
-        data_copy_pad(&t, &gs, (p, DataCopyPadExtParams::new(false, 1, 0, 0.0)))?;
-        data_copy_pad(&t2, &gs, (p, DataCopyPadExtParams::new(true, 1, 0, 3.0)))?;
-        data_copy_pad(&t2, &gs, (p, DataCopyPadExtParams::new(false, 0, 1, 0.0)))?;
+        data_copy_pad(&t, &gs, p, DataCopyPadExtParams::new(false, 1, 0, 0.0))?;
+        data_copy_pad(&t2, &gs, p, DataCopyPadExtParams::new(true, 1, 0, 3.0))?;
+        data_copy_pad(&t2, &gs, p, DataCopyPadExtParams::new(false, 0, 1, 0.0))?;
         ub.put(t.to_vec()?);
         q.free_tensor(&t)
     });
@@ -190,7 +190,7 @@ fn set_pad_value_feeds_is_pad_false_on_a2_and_is_refused_on_310b() {
         let t = q.alloc_tensor::<i16>()?;
         set_pad_value(-9i16)?;
         let p = DataCopyParams::new(1, 6, 0, 0);
-        data_copy_pad(&t, &gs, (p, DataCopyPadExtParams::new(false, 2, 0, 0i16)))?;
+        data_copy_pad(&t, &gs, p, DataCopyPadExtParams::new(false, 2, 0, 0i16))?;
         ub.put(t.to_vec()?);
         q.free_tensor(&t)
     });
@@ -216,8 +216,8 @@ fn sixty_four_bit_types_pad_in_four_byte_units() {
         gs.set_global_buffer(s.clone());
         let t = q.alloc_tensor::<i64>()?;
         let p = DataCopyExtParams::new(1, 8, 0, 0, 0);
-        data_copy_pad(&t, &gs, (p, DataCopyPadExtParams::new(true, 1, 0, 0i64)))?;
-        data_copy_pad(&t.at(4)?, &gs, (p, DataCopyPadExtParams::<i64>::default()))?;
+        data_copy_pad(&t, &gs, p, DataCopyPadExtParams::new(true, 1, 0, 0i64))?;
+        data_copy_pad(&t.at(4)?, &gs, p, DataCopyPadExtParams::<i64>::default())?;
         ub.put(t.to_vec()?);
         q.free_tensor(&t)
     });
@@ -249,7 +249,7 @@ fn ub_to_tscm_follows_the_seed_layout() {
         let before = t.to_vec()?;
         let p = DataCopyExtParams::new(3, 192, 1, 64, 0);
         let nz = Nd2NzParams::new(1, 3, 96, 0, 128, 7, 2, 1);
-        data_copy_pad(&t, &v, (p, nz))?;
+        data_copy_pad(&t, &v, p, nz)?;
         out.put((before, t.to_vec()?));
         qv.free_tensor(&v)?;
         qt.free_tensor(&t)
@@ -299,7 +299,7 @@ fn gm_to_ub_err<T: Element>(
         let mut gs = GlobalTensor::<T>::new();
         gs.set_global_buffer(s.clone());
         let t = q.alloc_tensor::<T>()?;
-        data_copy_pad(&t, &gs, (p, pad))
+        data_copy_pad(&t, &gs, p, pad)
     })
 }
 
@@ -334,10 +334,8 @@ fn p1_padding_limit_is_32_bytes() {
         data_copy_pad(
             &t,
             &gs,
-            (
-                DataCopyExtParams::new(1, 8, 0, 0, 0),
-                DataCopyPadExtParams::new(true, 32, 0, 0i8),
-            ),
+            DataCopyExtParams::new(1, 8, 0, 0, 0),
+            DataCopyPadExtParams::new(true, 32, 0, 0i8),
         )
     });
 }
@@ -369,10 +367,8 @@ fn p3_legacy_pad_params_accept_only_zero() {
         data_copy_pad(
             &t,
             &gs,
-            (
-                DataCopyParams::new(1, 8, 0, 0),
-                DataCopyPadParams::new(true, 1, 0, 1),
-            ),
+            DataCopyParams::new(1, 8, 0, 0),
+            DataCopyPadParams::new(true, 1, 0, 1),
         )
     });
     assert!(
@@ -415,7 +411,7 @@ fn p5_zero_is_a_nop_on_a2_and_an_error_on_310b() {
         gd.set_global_buffer(d.clone());
         let t = q.alloc_tensor::<f32>()?;
         data_copy(&t, &gs, 8)?;
-        data_copy_pad(&gd, &t, DataCopyExtParams::new(1, 0, 0, 0, 0))?;
+        data_copy_pad(&gd, &t, DataCopyExtParams::new(1, 0, 0, 0, 0), ())?;
         q.free_tensor(&t)
     };
     let r = run(kernel);
@@ -460,10 +456,8 @@ fn p7_positions_and_alignment() {
         data_copy_pad(
             &t,
             &gs,
-            (
-                DataCopyExtParams::new(1, 32, 0, 0, 0),
-                DataCopyPadExtParams::new(false, 0, 0, h(0.0)),
-            ),
+            DataCopyExtParams::new(1, 32, 0, 0, 0),
+            DataCopyPadExtParams::new(false, 0, 0, h(0.0)),
         )
     });
     assert_eq!(e.category, Category::Position);
@@ -478,7 +472,7 @@ fn p7_positions_and_alignment() {
         let mut gs = GlobalTensor::<f16>::new();
         gs.set_global_buffer(s.clone());
         let t = q.alloc_tensor::<f16>()?;
-        data_copy_pad(&gs, &t.at(3)?, DataCopyExtParams::new(1, 6, 0, 0, 0))
+        data_copy_pad(&gs, &t.at(3)?, DataCopyExtParams::new(1, 6, 0, 0, 0), ())
     });
     assert_eq!(e.category, Category::Align);
     assert!(
@@ -512,7 +506,7 @@ fn p9_ub_to_tscm_rules() {
             pipe.init_buffer(&mut qt, 1, 512)?;
             let v = qv.alloc_tensor::<f16>()?;
             let t = qt.alloc_tensor::<f16>()?;
-            data_copy_pad(&t, &v, (p, nz))
+            data_copy_pad(&t, &v, p, nz)
         })
     };
     let e = tscm(
@@ -544,10 +538,8 @@ fn p9_ub_to_tscm_rules() {
         data_copy_pad(
             &t,
             &v,
-            (
-                DataCopyExtParams::new(1, 32, 0, 0, 0),
-                Nd2NzParams::new(1, 1, 16, 0, 16, 1, 1, 0),
-            ),
+            DataCopyExtParams::new(1, 32, 0, 0, 0),
+            Nd2NzParams::new(1, 1, 16, 0, 16, 1, 1, 0),
         )
     });
     assert!(
@@ -582,10 +574,8 @@ fn gm_to_ub_err_on(prof: &'static ascendc::ChipProfile) -> ascendc::SimError {
         data_copy_pad(
             &t,
             &gs,
-            (
-                DataCopyExtParams::new(1, 8, 0, 0, 0),
-                DataCopyPadExtParams::new(true, 0, 0, 0.0f32),
-            ),
+            DataCopyExtParams::new(1, 8, 0, 0, 0),
+            DataCopyPadExtParams::new(true, 0, 0, 0.0f32),
         )
     })
 }
@@ -606,12 +596,10 @@ fn records_one_mte2_and_one_mte3_instruction_with_exact_ranges() {
         data_copy_pad(
             &t,
             &gs,
-            (
-                DataCopyExtParams::new(2, 47, 1, 1, 0),
-                DataCopyPadExtParams::<u8>::default(),
-            ),
+            DataCopyExtParams::new(2, 47, 1, 1, 0),
+            DataCopyPadExtParams::<u8>::default(),
         )?;
-        data_copy_pad(&gd, &t, DataCopyExtParams::new(2, 47, 1, 1, 0))?;
+        data_copy_pad(&gd, &t, DataCopyExtParams::new(2, 47, 1, 1, 0), ())?;
         q.free_tensor(&t)
     });
     let tr = &r.blocks[0].trace;

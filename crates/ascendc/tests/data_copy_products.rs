@@ -16,10 +16,8 @@ fn pad_gm_ub(g: &GmAddr) -> Result<()> {
     data_copy_pad(
         &t,
         &gs,
-        (
-            DataCopyExtParams::new(1, 12, 0, 0, 0),
-            DataCopyPadExtParams::new(true, 0, 0, 0.0f32),
-        ),
+        DataCopyExtParams::new(1, 12, 0, 0, 0),
+        DataCopyPadExtParams::new(true, 0, 0, 0.0f32),
     )
 }
 
@@ -34,10 +32,8 @@ fn pad_tscm(_: &GmAddr) -> Result<()> {
     data_copy_pad(
         &t,
         &v,
-        (
-            DataCopyExtParams::new(1, 32, 0, 0, 0),
-            Nd2NzParams::new(1, 1, 16, 0, 16, 1, 1, 0),
-        ),
+        DataCopyExtParams::new(1, 32, 0, 0, 0),
+        Nd2NzParams::new(1, 1, 16, 0, 16, 1, 1, 0),
     )
 }
 

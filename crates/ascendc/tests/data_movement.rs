@@ -285,7 +285,7 @@ fn ub_to_ub_runs_on_the_vector_pipe() {
         let mut q: TQueBind<QuePosition::VECIN, QuePosition::VECOUT, 1> = TQueBind::new();
         let mut tmp: TBuf<QuePosition::VECCALC> = TBuf::new();
         pipe.init_buffer(&mut q, 1, 64)?;
-        pipe.init_tbuf(&mut tmp, 64)?;
+        pipe.init_buffer(&mut tmp, 1, 64)?;
         let (mut gi, mut go) = (GlobalTensor::<f32>::new(), GlobalTensor::<f32>::new());
         gi.set_global_buffer(a.clone());
         go.set_global_buffer(b.clone());
@@ -675,7 +675,7 @@ proptest::proptest! {
             run_on(p, || {
                 let mut pipe = TPipe::new();
                 let mut buf: TBuf<QuePosition::VECCALC> = TBuf::new();
-                pipe.init_tbuf(&mut buf, 3 * 3072 * 2)?;
+                pipe.init_buffer(&mut buf, 1, 3 * 3072 * 2)?;
                 let x = buf.get_with_offset::<f16>(3072, 0)?;
                 let y = buf.get_with_offset::<f16>(3072, 6144)?;
                 let z = buf.get_with_offset::<f16>(3072, 12288)?;

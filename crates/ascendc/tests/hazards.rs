@@ -31,7 +31,7 @@ fn overlapping_gm_destinations_of_two_mte3_copies_need_a_barrier() {
             if barrier {
                 pipe_barrier(PIPE_MTE3)?;
             }
-            data_copy(&out.at(128), &t.at(256)?, 256)
+            data_copy(&out.at(128)?, &t.at(256)?, 256)
         }
     };
     let d = hazards(kernel(false));
@@ -59,7 +59,7 @@ fn static_tensors_need_flags_between_mte2_and_v() {
         move || {
             let mut pipe = TPipe::new();
             let mut buf: TBuf<QuePosition::VECCALC> = TBuf::new();
-            pipe.init_tbuf(&mut buf, 2 * 256 * 4)?;
+            pipe.init_buffer(&mut buf, 1, 2 * 256 * 4)?;
             let ub = buf.get_with_offset::<f32>(256, 0)?;
             let z = buf.get_with_offset::<f32>(256, 1024)?;
             let mut src = GlobalTensor::<f32>::new();
@@ -123,7 +123,7 @@ fn queue_synchronised_kernels_are_clean() {
         gy.set_global_buffer(ya.clone());
         for i in 0..4u64 {
             let a = qi.alloc_tensor::<f32>()?;
-            data_copy(&a, &gx.at(i * 256), 256)?;
+            data_copy(&a, &gx.at(i * 256)?, 256)?;
             qi.enque(&a)?;
             let a = qi.deque::<f32>()?;
             let b = qo.alloc_tensor::<f32>()?;
@@ -131,7 +131,7 @@ fn queue_synchronised_kernels_are_clean() {
             qo.enque(&b)?;
             qi.free_tensor(&a)?;
             let b = qo.deque::<f32>()?;
-            data_copy(&gy.at(i * 256), &b, 256)?;
+            data_copy(&gy.at(i * 256)?, &b, 256)?;
             qo.free_tensor(&b)?;
         }
         Ok(())

@@ -131,7 +131,7 @@ fn overlapping_gm_writes_by_different_blocks_are_reported() {
             let mut g = GlobalTensor::<f32>::new();
             g.set_global_buffer(a.clone());
             let t = q.alloc_tensor::<f32>()?;
-            data_copy(&g.at(get_block_idx() as u64 * stride), &t, 64)
+            data_copy(&g.at(get_block_idx() as u64 * stride)?, &t, 64)
         }
     };
     let r = Launch::new(3).run(kernel(32)).unwrap();

@@ -151,11 +151,29 @@ fn deque_of_never_used_queue_is_null() {
 }
 
 #[test]
+fn init_buffer_gives_a_tbuf_exactly_one_buffer() {
+    let e = fail(|| {
+        let mut pipe = TPipe::new();
+        let mut tmp: TBuf<QuePosition::VECCALC> = TBuf::new();
+        pipe.init_buffer(&mut tmp, 2, 100)
+    });
+    assert_eq!(e.category, Category::Range);
+    assert_mentions(
+        &e,
+        &[
+            "TPipe::InitBuffer",
+            "`num` = 2",
+            "init_buffer(&mut buf, 1, len)",
+        ],
+    );
+}
+
+#[test]
 fn tbuf_worked_example() {
     run(|| {
         let mut pipe = TPipe::new();
         let mut tmp: TBuf<QuePosition::VECCALC> = TBuf::new();
-        pipe.init_tbuf(&mut tmp, 100)?;
+        pipe.init_buffer(&mut tmp, 1, 100)?;
         assert_eq!(tmp.get_count::<f32>(16)?.get_length(), 64);
         assert_eq!(tmp.get::<f16>()?.get_size(), 64);
         // Every Get returns the same base.
@@ -168,7 +186,7 @@ fn tbuf_worked_example() {
     let e = fail(|| {
         let mut pipe = TPipe::new();
         let mut tmp: TBuf<QuePosition::VECCALC> = TBuf::new();
-        pipe.init_tbuf(&mut tmp, 100)?;
+        pipe.init_buffer(&mut tmp, 1, 100)?;
         tmp.get_count::<f32>(10)?;
         Ok(())
     });
@@ -179,7 +197,7 @@ fn tbuf_worked_example() {
     let e = fail(|| {
         let mut pipe = TPipe::new();
         let mut tmp: TBuf<QuePosition::VECCALC> = TBuf::new();
-        pipe.init_tbuf(&mut tmp, 100)?;
+        pipe.init_buffer(&mut tmp, 1, 100)?;
         tmp.get_count::<f32>(40)?;
         Ok(())
     });
@@ -194,7 +212,7 @@ fn tbuf_get_with_offset_checks() {
     let e = fail(|| {
         let mut pipe = TPipe::new();
         let mut tmp: TBuf<QuePosition::VECCALC> = TBuf::new();
-        pipe.init_tbuf(&mut tmp, 256)?;
+        pipe.init_buffer(&mut tmp, 1, 256)?;
         tmp.get_with_offset::<f32>(8, 16)?;
         Ok(())
     });
@@ -206,7 +224,7 @@ fn tbuf_get_with_offset_checks() {
     let e = fail(|| {
         let mut pipe = TPipe::new();
         let mut tmp: TBuf<QuePosition::VECCALC> = TBuf::new();
-        pipe.init_tbuf(&mut tmp, 256)?;
+        pipe.init_buffer(&mut tmp, 1, 256)?;
         let t = tmp.get_with_offset::<f32>(8, 224)?;
         assert_eq!(t.get_phy_addr(), 224);
         tmp.get_with_offset::<f32>(16, 224)?;
@@ -338,7 +356,7 @@ fn global_tensor_views_keep_size() {
     run(|| {
         let mut t = GlobalTensor::<f32>::new();
         t.set_global_buffer_with_size(g.clone(), 1000);
-        let h = t.at(100);
+        let h = t.at(100)?;
         assert_eq!(h.get_phy_addr().unwrap().offset(), 400);
         assert_eq!(h.get_size(), 1000);
         assert_eq!(h.get_value(1)?, 101.0);
@@ -357,6 +375,36 @@ fn global_tensor_views_keep_size() {
 }
 
 #[test]
+fn global_tensor_view_past_the_allocation_is_an_error() {
+    let gm = GmBuffer::from_slice(&[0f32; 1000]);
+    let g = gm.addr();
+    run(|| {
+        let mut t = GlobalTensor::<f32>::new();
+        t.set_global_buffer(g.clone());
+        // A view at the very end is an end pointer: allowed.
+        assert_eq!(t.at(1000)?.get_phy_addr().unwrap().offset(), 4000);
+        Ok(())
+    });
+    for offset in [1001u64, 1 << 62, u64::MAX] {
+        let e = fail(|| {
+            let mut t = GlobalTensor::<f32>::new();
+            t.set_global_buffer(g.clone());
+            t.at(offset)?;
+            Ok(())
+        });
+        assert_eq!(e.category, Category::Memory);
+        assert_mentions(
+            &e,
+            &[
+                "GlobalTensor::operator[]",
+                &format!("offset {offset}"),
+                "4000 bytes",
+            ],
+        );
+    }
+}
+
+#[test]
 fn allocation_map_on_a2() {
     let e = fail(|| {
         let mut pipe = TPipe::new();
@@ -367,7 +415,7 @@ fn allocation_map_on_a2() {
         let mut qz = VecIn::new();
         pipe.init_buffer(&mut qx, 2, 1000)?;
         pipe.init_buffer(&mut qy, 2, 64)?;
-        pipe.init_tbuf(&mut tmp, 100)?;
+        pipe.init_buffer(&mut tmp, 1, 100)?;
         pipe.init_buffer(&mut qa, 1, 4096)?;
         assert_eq!(qx.alloc_tensor::<u8>()?.get_phy_addr(), 0);
         assert_eq!(qy.alloc_tensor::<u8>()?.get_phy_addr(), 2048);
@@ -484,7 +532,7 @@ fn sixty_four_handles_then_refused() {
             pipe.init_buffer(q, 8, 32)?;
         }
         let mut t: TBuf<QuePosition::VECCALC> = TBuf::new();
-        pipe.init_tbuf(&mut t, 32)
+        pipe.init_buffer(&mut t, 1, 32)
     });
     assert_eq!(e.category, Category::Resource);
     assert_mentions(&e, &["(0, 64]", "64 in use"]);

@@ -17,7 +17,7 @@ fn run<R: Send>(
     let report = launch.run(|| {
         let mut pipe = TPipe::new();
         let mut buf = Buf::new();
-        pipe.init_tbuf(&mut buf, 64 * 1024)?;
+        pipe.init_buffer(&mut buf, 1, 64 * 1024)?;
         let r = f(&buf)?;
         *out.lock().unwrap() = Some(r);
         Ok(())
@@ -629,8 +629,8 @@ fn v_tensor_position_must_be_ub() {
             let mut pipe = TPipe::new();
             let mut ub = Buf::new();
             let mut l1 = TBuf::<QuePosition::A1>::new();
-            pipe.init_tbuf(&mut ub, 1024)?;
-            pipe.init_tbuf(&mut l1, 1024)?;
+            pipe.init_buffer(&mut ub, 1, 1024)?;
+            pipe.init_buffer(&mut l1, 1, 1024)?;
             let src = ub.get::<f16>()?;
             let dst = l1.get::<f16>()?;
             repeat_reduce_sum(&dst, &src, 1, 128, 0, 1, 1, 8)
@@ -1057,7 +1057,7 @@ fn v_overlap_rules() {
             .run(|| {
                 let mut pipe = TPipe::new();
                 let mut b = Buf::new();
-                pipe.init_tbuf(&mut b, 4096)?;
+                pipe.init_buffer(&mut b, 1, 4096)?;
                 let x = t::<f16>(&b, 0, 256)?;
                 fill(&x, &[f16::ONE; 256])?;
                 let before = x.to_vec()?;
@@ -1279,5 +1279,32 @@ proptest::proptest! {
             proptest::prop_assert_eq!(fast[r].to_bits(), want.to_bits());
             proptest::prop_assert_eq!(general[r].to_bits(), want.to_bits());
         }
+    }
+}
+
+#[test]
+fn whole_tensor_reductions_take_the_element_wise_count_type() {
+    // `usize`, `u32` and `i32` counts are all accepted, as for element-wise ops.
+    let sums = ok(a2(), |b| {
+        let src = t::<f32>(b, 0, 256)?;
+        let dst = t::<f32>(b, 1024, 8)?;
+        let work = t::<f32>(b, 2048, 64)?;
+        fill(&src, &[1.0; 256])?;
+        reduce_sum(&dst, &src, &work, 256usize)?;
+        let a = dst.get_value(0)?;
+        reduce_sum(&dst, &src, &work, 100u32)?;
+        let b2 = dst.get_value(0)?;
+        reduce_max(&dst, &src, &work, 7i32, false)?;
+        Ok((a, b2, dst.get_value(0)?))
+    });
+    assert_eq!(sums, (256.0, 100.0, 1.0));
+    let e = err(a2(), |b| {
+        let src = t::<f32>(b, 0, 256)?;
+        reduce_min(&src, &src, &src, KEEP_MASK, false)
+    });
+    assert_eq!(e.category, Category::Range);
+    assert_eq!(e.api, "ReduceMin");
+    for w in ["KEEP_MASK", "element count"] {
+        assert!(e.message.contains(w), "`{w}` missing in: {}", e.message);
     }
 }

@@ -12,7 +12,7 @@ fn overlap(f: impl Fn(&LocalTensor<f16>) -> Result<()> + Sync) -> (Vec<Diagnosti
         .run(|| {
             let mut pipe = TPipe::new();
             let mut buf: TBuf<QuePosition::VECCALC> = TBuf::new();
-            pipe.init_tbuf(&mut buf, 3072 * 2)?;
+            pipe.init_buffer(&mut buf, 1, 3072 * 2)?;
             let t = buf.get::<f16>()?;
             for i in 0..3072 {
                 t.set_value(i, f16::from_f32((i % 512) as f32))?;

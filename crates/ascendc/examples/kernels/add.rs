@@ -77,8 +77,8 @@ impl KernelAdd {
         let x_local = self.in_queue_x.alloc_tensor::<f32>()?;
         let y_local = self.in_queue_y.alloc_tensor::<f32>()?;
         let off = (progress * self.tile_length) as u64;
-        data_copy(&x_local, &self.x_gm.at(off), self.tile_length)?;
-        data_copy(&y_local, &self.y_gm.at(off), self.tile_length)?;
+        data_copy(&x_local, &self.x_gm.at(off)?, self.tile_length)?;
+        data_copy(&y_local, &self.y_gm.at(off)?, self.tile_length)?;
         self.in_queue_x.enque(&x_local)?;
         self.in_queue_y.enque(&y_local)
     }
@@ -96,7 +96,7 @@ impl KernelAdd {
     fn copy_out(&mut self, progress: u32) -> Result<()> {
         let z_local = self.out_queue_z.deque::<f32>()?;
         let off = (progress * self.tile_length) as u64;
-        data_copy(&self.z_gm.at(off), &z_local, self.tile_length)?;
+        data_copy(&self.z_gm.at(off)?, &z_local, self.tile_length)?;
         self.out_queue_z.free_tensor(&z_local)
     }
 }

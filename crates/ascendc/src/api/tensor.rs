@@ -408,16 +408,40 @@ impl<T: Element> GlobalTensor<T> {
     }
 
     /// A view `offset` elements further (`operator[]`): size and shape are unchanged, as in Ascend C.
-    pub fn at(&self, offset: u64) -> GlobalTensor<T> {
-        GlobalTensor {
-            addr: self
-                .addr
-                .as_ref()
-                .map(|a| a.add_bytes((offset * T::SIZE as u64) as usize)),
+    /// Fails when the view would start past the end of the GM allocation (a view at the very end is
+    /// allowed, as an end pointer is); like [`LocalTensor::at`], it returns a `Result`.
+    #[track_caller]
+    pub fn at(&self, offset: u64) -> Result<GlobalTensor<T>> {
+        let addr = match &self.addr {
+            Some(a) => {
+                let end = offset
+                    .checked_mul(T::SIZE as u64)
+                    .and_then(|b| b.checked_add(a.offset() as u64))
+                    .filter(|e| *e <= a.region_len() as u64);
+                match end {
+                    Some(e) => Some(a.add_bytes((e - a.offset() as u64) as usize)),
+                    None => {
+                        return Err(fail_outside(SimError::new(
+                            Category::Memory,
+                            "GlobalTensor::operator[]",
+                            format!(
+                                "offset {offset} elements of {} bytes from byte {} leaves the GM allocation of {} bytes",
+                                T::SIZE,
+                                a.offset(),
+                                a.region_len()
+                            ),
+                        )))
+                    }
+                }
+            }
+            None => None,
+        };
+        Ok(GlobalTensor {
+            addr,
             size: self.size,
             shape: self.shape,
             _t: PhantomData,
-        }
+        })
     }
 
     /// Stores a shape description (`SetShapeInfo`).

@@ -2,7 +2,7 @@
 
 use super::context::{try_with_core, with_core};
 use super::tbuf::TBuf;
-use super::tque::Queue;
+use super::tque::{Queue, QueueState};
 use crate::core::trace::HardEvent;
 use crate::core::Core;
 use crate::error::{Category, Result, SimError, SourceLoc};
@@ -62,16 +62,20 @@ impl TPipe {
         }
     }
 
-    /// Attaches `num` buffers of `len` bytes each to a queue (`InitBuffer(que, num, len)`).
-    /// `len` is rounded up to 32 bytes; buffers are carved from the queue's physical buffer in
-    /// call order (TSCM queues top-down from the end of L1).
+    /// `InitBuffer`: attaches `num` buffers of `len` bytes each to a queue (`TQue`, `TQueBind`),
+    /// or `len` bytes to a `TBuf` (Ascend C's two-argument `InitBuffer(buf, len)`; a TBuf is one
+    /// buffer, so `num` must be 1). `len` is rounded up to 32 bytes; buffers are carved from the
+    /// physical buffer of the position in call order (TSCM queues top-down from the end of L1).
     #[track_caller]
-    pub fn init_buffer<Q: Queue>(&mut self, que: &mut Q, num: u32, len: u32) -> Result<()> {
+    pub fn init_buffer<B: PipeBuffer>(&mut self, buf: &mut B, num: u32, len: u32) -> Result<()> {
         let loc = SourceLoc::caller();
-        const API: &str = "TPipe::InitBuffer";
         self.check_alive()?;
+        buf.init(self, num, len, loc)
+    }
+
+    fn init_queue(&mut self, q: &mut QueueState, num: u32, len: u32, loc: SourceLoc) -> Result<()> {
+        const API: &str = "TPipe::InitBuffer";
         with_core(API, loc, |core| {
-            let q = que.state_mut();
             if q.initialised {
                 return Err(SimError::new(
                     Category::QueueState,
@@ -154,13 +158,23 @@ impl TPipe {
         })
     }
 
-    /// Gives a TBuf its memory (`InitBuffer(tbuf, len)`): `len` rounded up to 32 bytes.
-    #[track_caller]
-    pub fn init_tbuf<P: QuePos>(&mut self, buf: &mut TBuf<P>, len: u32) -> Result<()> {
-        let loc = SourceLoc::caller();
+    fn init_tbuf<P: QuePos>(
+        &mut self,
+        buf: &mut TBuf<P>,
+        num: u32,
+        len: u32,
+        loc: SourceLoc,
+    ) -> Result<()> {
         const API: &str = "TPipe::InitBuffer";
-        self.check_alive()?;
         with_core(API, loc, |core| {
+            if num != 1 {
+                return Err(SimError::range(
+                    API,
+                    "num",
+                    num,
+                    "1 for a TBuf (a TBuf is one buffer: InitBuffer(buf, len) is init_buffer(&mut buf, 1, len))",
+                ));
+            }
             if buf.len != 0 {
                 return Err(SimError::new(
                     Category::QueueState,
@@ -317,5 +331,23 @@ impl TPipe {
 impl Drop for TPipe {
     fn drop(&mut self) {
         self.destroy();
+    }
+}
+
+/// What [`TPipe::init_buffer`] gives memory to: queues (`TQue`, `TQueBind`) and `TBuf`.
+pub trait PipeBuffer {
+    /// Attaches `num` buffers of `len` bytes (rounded up to 32) from `pipe`.
+    fn init(&mut self, pipe: &mut TPipe, num: u32, len: u32, loc: SourceLoc) -> Result<()>;
+}
+
+impl<Q: Queue> PipeBuffer for Q {
+    fn init(&mut self, pipe: &mut TPipe, num: u32, len: u32, loc: SourceLoc) -> Result<()> {
+        pipe.init_queue(self.state_mut(), num, len, loc)
+    }
+}
+
+impl<P: QuePos> PipeBuffer for TBuf<P> {
+    fn init(&mut self, pipe: &mut TPipe, num: u32, len: u32, loc: SourceLoc) -> Result<()> {
+        pipe.init_tbuf(self, num, len, loc)
     }
 }

@@ -52,7 +52,7 @@ pub fn run_on<R: Send>(
     let report = launch.run(|| {
         let mut pipe = TPipe::new();
         let mut buf = TBuf::<QuePosition::VECCALC>::new();
-        pipe.init_tbuf(&mut buf, 65536)?;
+        pipe.init_buffer(&mut buf, 1, 65536)?;
         let mut ub = Ub { buf, next: 0 };
         let r = f(&mut ub)?;
         *out.lock().unwrap() = Some(r);

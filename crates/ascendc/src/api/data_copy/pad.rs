@@ -141,23 +141,29 @@ impl DataCopyPadParams {
     }
 }
 
-/// The third argument of [`data_copy_pad`]: `(params, pad)` for GM→UB, `params` for UB→GM,
-/// `(params, Nd2NzParams)` for UB→TSCM, with `params` a [`DataCopyExtParams`] or a
-/// [`DataCopyParams`] (and `pad` a [`DataCopyPadExtParams`] or a [`DataCopyPadParams`]).
+/// The `(params, extra)` pairs [`data_copy_pad`] accepts for a destination `D` and source `S`:
+/// `params` a [`DataCopyExtParams`] or a [`DataCopyParams`]; `extra` a [`DataCopyPadExtParams`] or
+/// a [`DataCopyPadParams`] for GM→UB, `()` for UB→GM, a [`Nd2NzParams`] for UB→TSCM.
 pub trait DataCopyPadArgs<D: ?Sized, S: ?Sized> {
     /// Performs the copy.
     fn copy_pad(self, dst: &D, src: &S, loc: SourceLoc) -> Result<()>;
 }
 
-/// `DataCopyPad(dst, src, params[, pad | nd2nz])`: GM→VECIN/VECOUT with padding, VECIN/VECOUT→GM,
-/// VECIN/VECOUT→TSCM (through GM, with ND→NZ). Atlas A2/A3 and 310B (no TSCM form on 310B).
+/// `DataCopyPad(dst, src, params, extra)`: GM→VECIN/VECOUT with padding (`extra` the pad
+/// parameters), VECIN/VECOUT→GM (`extra` = `()`: Ascend C's three-argument form),
+/// VECIN/VECOUT→TSCM (through GM, with ND→NZ; `extra` the [`Nd2NzParams`]). Atlas A2/A3 and 310B
+/// (no TSCM form on 310B).
 #[track_caller]
-pub fn data_copy_pad<D: ?Sized, S: ?Sized, A: DataCopyPadArgs<D, S>>(
+pub fn data_copy_pad<D: ?Sized, S: ?Sized, P, X>(
     dst: &D,
     src: &S,
-    args: A,
-) -> Result<()> {
-    args.copy_pad(dst, src, SourceLoc::caller())
+    params: P,
+    extra: X,
+) -> Result<()>
+where
+    (P, X): DataCopyPadArgs<D, S>,
+{
+    (params, extra).copy_pad(dst, src, SourceLoc::caller())
 }
 
 /// `SetPadValue<T>(value)`: writes the pad register DataCopyPad takes padding from (A2/A3).
@@ -576,7 +582,7 @@ macro_rules! pad_forms {
             }
         }
 
-        impl<T: Element> DataCopyPadArgs<GlobalTensor<T>, LocalTensor<T>> for $params {
+        impl<T: Element> DataCopyPadArgs<GlobalTensor<T>, LocalTensor<T>> for ($params, ()) {
             fn copy_pad(
                 self,
                 dst: &GlobalTensor<T>,
@@ -586,7 +592,7 @@ macro_rules! pad_forms {
                 with_core(API, loc, |core| {
                     let g = dst.gm(API)?;
                     if let Some(acc) =
-                        ub_to_gm_checked(core, loc, g, src, self.into(), DataPath::DataCopyPad)?
+                        ub_to_gm_checked(core, loc, g, src, self.0.into(), DataPath::DataCopyPad)?
                     {
                         core.issue(Pipe::MTE3, API, loc, &acc);
                     }

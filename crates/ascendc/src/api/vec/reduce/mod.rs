@@ -11,7 +11,7 @@ mod tree;
 mod whole_tensor;
 
 use super::support::{self, CountSumOrder, OpSupport, ReduceRules};
-use super::{check_dtype, Mask};
+use super::{check_dtype, Count, Mask};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
 use crate::core::trace::{Access, Pipe, Space};
@@ -353,7 +353,7 @@ mod tests {
             .run(|| {
                 let mut pipe = TPipe::new();
                 let mut buf = TBuf::<QuePosition::VECCALC>::new();
-                pipe.init_tbuf(&mut buf, 4096)?;
+                pipe.init_buffer(&mut buf, 1, 4096)?;
                 let src = buf.get_with_offset::<f16>(256, 0)?;
                 let dst = buf.get_with_offset::<f16>(16, 1024)?;
                 for i in 0..256 {

@@ -6,7 +6,7 @@ use super::*;
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Extent {
     /// Level 2: the first `count` elements.
-    Count(i32),
+    Count(i64),
     /// Level 0: `repeat` repeats of the mask, `srcRepStride` blocks apart (block stride 1).
     Repeats {
         mask: Mask,
@@ -142,7 +142,7 @@ pub(super) fn reduce_whole<T: ReduceElement>(
         match extent {
             Extent::Count(n) => {
                 let max = core.mem.size(Hardware::UB) as i64 / s as i64;
-                if !(1..=max).contains(&(n as i64)) {
+                if !(1..=max).contains(&n) {
                     return Err(SimError::range(
                         api,
                         "count",
@@ -455,8 +455,9 @@ pub fn reduce_sum<T: ReduceElement>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     shared_tmp_buffer: &LocalTensor<T>,
-    count: i32,
+    count: impl Into<Count>,
 ) -> Result<()> {
+    let n = level2_count("ReduceSum", count.into())?;
     reduce_whole(
         "ReduceSum",
         Op::Sum,
@@ -464,7 +465,7 @@ pub fn reduce_sum<T: ReduceElement>(
         dst,
         src,
         shared_tmp_buffer,
-        Extent::Count(count),
+        Extent::Count(n),
         false,
     )
 }
@@ -506,9 +507,10 @@ pub fn reduce_max<T: ReduceElement>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     shared_tmp_buffer: &LocalTensor<T>,
-    count: i32,
+    count: impl Into<Count>,
     cal_index: bool,
 ) -> Result<()> {
+    let n = level2_count("ReduceMax", count.into())?;
     reduce_whole(
         "ReduceMax",
         Op::Max,
@@ -516,7 +518,7 @@ pub fn reduce_max<T: ReduceElement>(
         dst,
         src,
         shared_tmp_buffer,
-        Extent::Count(count),
+        Extent::Count(n),
         cal_index,
     )
 }
@@ -527,9 +529,10 @@ pub fn reduce_min<T: ReduceElement>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     shared_tmp_buffer: &LocalTensor<T>,
-    count: i32,
+    count: impl Into<Count>,
     cal_index: bool,
 ) -> Result<()> {
+    let n = level2_count("ReduceMin", count.into())?;
     reduce_whole(
         "ReduceMin",
         Op::Min,
@@ -537,7 +540,7 @@ pub fn reduce_min<T: ReduceElement>(
         dst,
         src,
         shared_tmp_buffer,
-        Extent::Count(count),
+        Extent::Count(n),
         cal_index,
     )
 }
@@ -600,4 +603,17 @@ pub fn reduce_min_l0<T: ReduceElement>(
         extent,
         cal_index,
     )
+}
+
+/// The element count of a level-2 whole-tensor reduction: `KEEP_MASK` has no meaning there.
+#[track_caller]
+fn level2_count(api: &'static str, count: Count) -> Result<i64> {
+    match count {
+        Count::Elements(n) => Ok(n),
+        Count::KeepMask => Err(crate::api::tensor::fail_outside(SimError::new(
+            Category::Range,
+            api,
+            "parameter `count` = KEEP_MASK: this reduction has no isSetMask = false form; pass an element count",
+        ))),
+    }
 }
