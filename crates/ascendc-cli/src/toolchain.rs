@@ -42,7 +42,8 @@ impl RunMode {
 /// The repository root the binary was built from (the headers and the library are found there
 /// when nothing else says where they are).
 fn built_from() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    root.canonicalize().unwrap_or(root)
 }
 
 /// `$ASCENDC_HOME`: a checkout of this project (its `include/` and `target/release/`).
