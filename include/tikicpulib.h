@@ -40,7 +40,8 @@ int32_t RunBlock(void* ctx) noexcept {
     return status;
 }
 
-// Checks one kernel argument: a pointer must be null or GM from GmAlloc.
+// Checks one kernel argument: a pointer that is not GM (GmAlloc / aclrtMalloc) is accepted with
+// one warning naming its position; accesses through it are not bounds-checked.
 template <typename A>
 void CheckArg(const A& arg, uint32_t index, Loc loc) {
     if constexpr (std::is_pointer<std::decay_t<A>>::value) {
@@ -48,8 +49,8 @@ void CheckArg(const A& arg, uint32_t index, Loc loc) {
     }
 }
 
-// Launches `blockDim` blocks of `kernel(args...)`; a pointer argument that is not GmAlloc memory,
-// or a failed launch, prints the errors and ends the process with exit status 1.
+// Launches `blockDim` blocks of `kernel(args...)` and returns when they are done; a failed launch
+// prints the errors and ends the process with exit status 1.
 template <typename K, typename... A>
 void RunKernel(Loc loc, const char* name, uint32_t blockDim, K&& kernel, A&&... args) {
     uint32_t index = 0;
