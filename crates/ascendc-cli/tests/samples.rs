@@ -208,3 +208,29 @@ fn product_macros_follow_the_product() {
     let (out, _) = text(&o);
     assert!(!out.contains("ASCENDC_CPU_DEBUG"), "{out}");
 }
+
+#[test]
+fn asc_cpu_kernel_launch_runs_a_kernel_like_icpu_run_kf() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("l.cpp"),
+        concat!(
+            "#include <cstdio>\n#include \"kernel_operator.h\"\n#include \"cpu_debug_launch.h\"\n",
+            "extern \"C\" __global__ __aicore__ void fill(GM_ADDR out) {\n",
+            "    AscendC::GlobalTensor<int32_t> g;\n",
+            "    g.SetGlobalBuffer((__gm__ int32_t*)out, 4);\n",
+            "    g.SetValue(AscendC::GetBlockIdx(), 10 + AscendC::GetBlockIdx());\n}\n",
+            "int main() {\n    void* out = nullptr;\n",
+            "    if (aclrtMalloc(&out, 16, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 1;\n",
+            "    AscendC::AscCPUKernelLaunch(4, nullptr, nullptr, \"fill\", fill, (GM_ADDR)out);\n",
+            "    int32_t* v = static_cast<int32_t*>(out);\n",
+            "    std::printf(\"%d %d %d %d\\n\", v[0], v[1], v[2], v[3]);\n",
+            "    return aclrtFree(out);\n}\n"
+        ),
+    )
+    .unwrap();
+    let o = ascendc_in(dir.path(), &["run", "--run-mode", "npu", "l.cpp"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(out, "10 11 12 13\n");
+}
