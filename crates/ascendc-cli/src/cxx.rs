@@ -4,7 +4,7 @@
 //! names and lines), `.asc` files are compiled as C++, the header directory and the macros of
 //! `ascendc run` are added (`$ASCENDC_RUN_MODE` cpu|npu, `$ASCENDC_PRODUCT`), `-std=c++17` when no
 //! `-std=` is given, and the simulator library when the command links. Everything else passes
-//! through to `$CXX` (else `g++`).
+//! through to the compiler (`$ASCENDC_CXX`, else `$CXX` unless it names `ascendc`, else `g++`).
 
 use crate::product;
 use crate::toolchain::{self, RunMode};
@@ -108,8 +108,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let line = command_line(args, tmp.path())?;
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    let (cxx, lead) = toolchain::compiler();
     let status = Command::new(&cxx)
+        .args(&lead)
         .args(&line)
         .status()
         .map_err(|e| format!("cannot run {cxx}: {e} (install g++ or set CXX)"))?;

@@ -1,5 +1,5 @@
 //! Finding the headers and the simulator library, and compiling C++ kernels with the machine's
-//! C++ compiler (`$CXX`, else `g++`): `<<<…>>>` launches rewritten first, `.asc` files compiled
+//! C++ compiler ([`compiler`]): `<<<…>>>` launches rewritten first, `.asc` files compiled
 //! as C++, the product's macros and the host branch's macros defined.
 
 use crate::{chevron, product};
@@ -37,6 +37,28 @@ impl RunMode {
             Ok(other) => Err(format!("ASCENDC_RUN_MODE={other}: expected cpu or npu")),
         }
     }
+}
+
+/// The C++ compiler as a program and its leading arguments: `$ASCENDC_CXX`, else `$CXX` (split
+/// at white space, e.g. `ccache g++`) unless it names `ascendc` itself (as `make CXX="ascendc
+/// cxx"` exports it), else `g++`.
+pub fn compiler() -> (String, Vec<String>) {
+    let chosen = std::env::var("ASCENDC_CXX").ok().or_else(|| {
+        std::env::var("CXX").ok().filter(|c| {
+            !c.split_whitespace().next().is_some_and(|p| {
+                Path::new(p)
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("ascendc"))
+            })
+        })
+    });
+    let mut words = chosen
+        .as_deref()
+        .unwrap_or("g++")
+        .split_whitespace()
+        .map(String::from);
+    let program = words.next().unwrap_or_else(|| "g++".into());
+    (program, words.collect())
 }
 
 /// The repository root the binary was built from (the headers and the library are found there
@@ -224,7 +246,7 @@ pub struct Build<'a> {
 
 /// Compiles and links `sources` into `out`; each source's directory is on the include path.
 pub fn compile(sources: &[PathBuf], build: &Build, out: &Path) -> Result<(), String> {
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    let (cxx, lead) = compiler();
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let dirs: Vec<PathBuf> = sources
@@ -234,7 +256,8 @@ pub fn compile(sources: &[PathBuf], build: &Build, out: &Path) -> Result<(), Str
         .collect();
     let prepared = prepare(sources, &dirs, tmp.path())?;
     let mut cmd = Command::new(&cxx);
-    cmd.args(cflags(Some(build.std), build.mode, build.profile))
+    cmd.args(&lead)
+        .args(cflags(Some(build.std), build.mode, build.profile))
         .args(["-g", "-O1"]);
     for d in &dirs {
         cmd.arg(format!("-I{}", d.display()));
