@@ -17,7 +17,7 @@ inline void AscCPUKernelLaunch(unsigned numBlocks, void* l2ctrl, aclrtStream str
 {
     (void)l2ctrl;
     (void)stream;
-    detail::RunKernel(detail::Loc(name, 0, 0), name, numBlocks, kernelFunc, args...);
+    detail::RunKernel(detail::Loc(name, 0, 0), name, nullptr, numBlocks, kernelFunc, args...);
 }
 
 }  // namespace AscendC

@@ -26,7 +26,7 @@ struct ChevronLaunch {
     template <typename... A>
     void operator()(A&&... a) const {
         if constexpr (std::is_invocable<const K&, A&&...>::value) {
-            RunKernel(loc, name, blockDim, kernel, std::forward<A>(a)...);
+            RunKernel(loc, name, args, blockDim, kernel, std::forward<A>(a)...);
         } else {
             static_assert(std::is_invocable<const K&, A&&...>::value,
                           "<<<>>> launch: the kernel cannot be called with these arguments (check their "

@@ -276,7 +276,7 @@ fn host_pointer_argument_warns_and_gm_access_through_it_is_refused() {
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
     assert_eq!(warnings.len(), 1, "{err}");
     assert!(
-        warnings[0].contains("bad_arg_main.cpp:14: kernel argument 3")
+        warnings[0].contains("bad_arg_main.cpp:14: kernel argument 3 `out` (")
             && warnings[0].contains("not bounds-checked"),
         "{err}"
     );
@@ -304,7 +304,7 @@ fn host_tiling_struct_by_address_is_read_with_one_warning() {
         "one warning for two launches at one call site: {err}"
     );
     assert!(
-        warnings[0].contains("host_pointer_arg.cpp:28: kernel argument 2")
+        warnings[0].contains("host_pointer_arg.cpp:28: kernel argument 2 `(uint8_t*)&tiling` (")
             && warnings[0].contains("accesses through it are not bounds-checked"),
         "{err}"
     );

@@ -5,6 +5,7 @@ use crate::abi::{call, AscGlobal, AscLoc};
 use ascendc::error::{Category, SimError};
 use ascendc::{GlobalTensor, GmAddr, GmBuffer};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::{c_char, CStr};
 use std::sync::{Mutex, RwLock};
 
 /// Live allocations by host start address.
@@ -82,11 +83,43 @@ static FOREIGN: RwLock<BTreeSet<usize>> = RwLock::new(BTreeSet::new());
 /// Call sites and argument positions already warned about.
 static WARNED: Mutex<BTreeSet<(String, u32, u32)>> = Mutex::new(BTreeSet::new());
 
-/// Checks a pointer argument of `ICPU_RUN_KF` or a `<<<>>>` launch (`index` counts from 1): null
-/// and GM pointers pass silently; any other pointer (host memory passed by address) is accepted
-/// with one warning per call site and argument, since accesses through it are not bounds-checked.
+/// The `index`-th (from 1) argument expression in a launch's argument text, split at commas
+/// outside brackets.
+fn arg_expr(text: &str, index: u32) -> Option<&str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut n = 1;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if n == index {
+                    return Some(text[start..i].trim());
+                }
+                n += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    (n == index).then(|| text[start..].trim())
+}
+
+/// Checks a pointer argument of `ICPU_RUN_KF` or a `<<<>>>` launch (`index` counts from 1;
+/// `arg_text` is the launch's argument source text, or null): null and GM pointers pass silently;
+/// any other pointer (host memory passed by address) is accepted with one warning per call site
+/// and argument, naming it, since accesses through it are not bounds-checked.
+///
+/// # Safety
+/// `arg_text` is null or NUL-terminated.
 #[no_mangle]
-pub extern "C" fn ascendc_gm_check_arg(ptr: *const u8, index: u32, loc: AscLoc) -> i32 {
+pub unsafe extern "C" fn ascendc_gm_check_arg(
+    ptr: *const u8,
+    index: u32,
+    arg_text: *const c_char,
+    loc: AscLoc,
+) -> i32 {
     if ptr.is_null() || lookup("ICPU_RUN_KF", ptr).is_ok() {
         return 0;
     }
@@ -97,8 +130,20 @@ pub extern "C" fn ascendc_gm_check_arg(ptr: *const u8, index: u32, loc: AscLoc) 
     let at = loc.source();
     let key = (at.file.to_string(), at.line, index);
     if WARNED.lock().unwrap_or_else(|e| e.into_inner()).insert(key) {
+        let text = if arg_text.is_null() {
+            None
+        } else {
+            // SAFETY: the caller passes a NUL-terminated string.
+            Some(CStr::from_ptr(arg_text).to_string_lossy())
+        };
+        let expr = text
+            .as_deref()
+            .and_then(|t| arg_expr(t, index))
+            .filter(|e| !e.is_empty())
+            .map(|e| format!(" `{e}`"))
+            .unwrap_or_default();
         eprintln!(
-            "warning: {at}: kernel argument {index} ({ptr:p}) is not GM from GmAlloc/aclrtMalloc: accepted as host memory; accesses through it are not bounds-checked"
+            "warning: {at}: kernel argument {index}{expr} ({ptr:p}) is not GM from GmAlloc/aclrtMalloc: accepted as host memory; accesses through it are not bounds-checked"
         );
     }
     0
@@ -181,9 +226,20 @@ mod tests {
         let e = crate::abi::take_last_error().unwrap();
         assert_eq!(e.api, "GmFree");
         assert_eq!(e.location.unwrap().to_string(), "gm_test.cpp:7");
-        assert_eq!(ascendc_gm_check_arg(std::ptr::null(), 1, here()), 0);
+        let text = c"a, f(b, c), &tiling".as_ptr();
+        // SAFETY: `text` is NUL-terminated.
+        unsafe {
+            assert_eq!(ascendc_gm_check_arg(std::ptr::null(), 1, text, here()), 0);
+        }
         let host = [5u8; 4];
-        assert_eq!(ascendc_gm_check_arg(host.as_ptr(), 2, here()), 0);
+        // SAFETY: `text` is NUL-terminated.
+        assert_eq!(
+            unsafe { ascendc_gm_check_arg(host.as_ptr(), 3, text, here()) },
+            0
+        );
+        assert_eq!(arg_expr("a, f(b, c), &tiling", 2), Some("f(b, c)"));
+        assert_eq!(arg_expr("a, f(b, c), &tiling", 3), Some("&tiling"));
+        assert_eq!(arg_expr("a", 2), None);
         let mut out = [0u8; 2];
         // SAFETY: `host` holds 4 bytes, `out` 2.
         assert_eq!(
