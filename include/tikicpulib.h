@@ -40,20 +40,22 @@ int32_t RunBlock(void* ctx) noexcept {
     return status;
 }
 
-// Checks one kernel argument: a pointer must be null or GM from GmAlloc.
+// Checks one kernel argument: a pointer that is not GM (GmAlloc / aclrtMalloc) is accepted with
+// one warning naming its position; accesses through it are not bounds-checked.
 template <typename A>
-void CheckArg(const A& arg, uint32_t index, Loc loc) {
+void CheckArg(const A& arg, uint32_t index, const char* argText, Loc loc) {
     if constexpr (std::is_pointer<std::decay_t<A>>::value) {
-        Check(ascendc_gm_check_arg(static_cast<const void*>(arg), index, loc));
+        Check(ascendc_gm_check_arg(static_cast<const void*>(arg), index, argText, loc));
     }
 }
 
-// Launches `blockDim` blocks of `kernel(args...)`; a pointer argument that is not GmAlloc memory,
-// or a failed launch, prints the errors and ends the process with exit status 1.
+// Launches `blockDim` blocks of `kernel(args...)` and returns when they are done; a failed launch
+// prints the errors and ends the process with exit status 1. `argText` is the arguments' source
+// text ("x, y, &tiling", or null), used to name an argument in warnings.
 template <typename K, typename... A>
-void RunKernel(Loc loc, const char* name, uint32_t blockDim, K&& kernel, A&&... args) {
+void RunKernel(Loc loc, const char* name, const char* argText, uint32_t blockDim, K&& kernel, A&&... args) {
     uint32_t index = 0;
-    (CheckArg(args, ++index, loc), ...);
+    (CheckArg(args, ++index, argText, loc), ...);
     auto body = [&]() { kernel(args...); };
     if (ascendc_launch(name, blockDim, &RunBlock<decltype(body)>, &body, loc) != 0) {
         std::fflush(stdout);
@@ -65,6 +67,6 @@ void RunKernel(Loc loc, const char* name, uint32_t blockDim, K&& kernel, A&&... 
 }  // namespace AscendC
 
 #define ICPU_RUN_KF(func, blockDim, ...)                                                     \
-    ::AscendC::detail::RunKernel(::AscendC::detail::Loc(__FILE__, __LINE__, 0), #func,      \
+    ::AscendC::detail::RunKernel(::AscendC::detail::Loc(__FILE__, __LINE__, 0), #func, #__VA_ARGS__, \
                                  static_cast<uint32_t>(blockDim), func, ##__VA_ARGS__)
 #define ICPU_SET_TILING_KEY(key) (::AscendC::detail::TilingKey() = (key))

@@ -112,7 +112,7 @@ int32_t ascendc_launch(const char* name, uint32_t blockDim, int32_t (*block)(voi
 
 void* ascendc_gm_alloc(uint64_t size);
 int32_t ascendc_gm_free(void* ptr, AscLoc loc);
-int32_t ascendc_gm_check_arg(const void* ptr, uint32_t index, AscLoc loc);
+int32_t ascendc_gm_check_arg(const void* ptr, uint32_t index, const char* argText, AscLoc loc);
 int32_t ascendc_gm_read(void* dst, const void* src, uint64_t len, AscLoc loc);
 
 uint16_t ascendc_f64_to_f16(double v);

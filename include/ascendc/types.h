@@ -9,10 +9,6 @@
 
 #include "abi.h"
 
-#ifndef ASCENDC_CPU_DEBUG
-#define ASCENDC_CPU_DEBUG 1
-#endif
-
 // Address-space and execution-space qualifiers: plain host C++ here.
 #define __aicore__
 #define __global__

@@ -1,5 +1,5 @@
-// Launches add_half (seed000_add.cpp) with host stack memory as its output: ICPU_RUN_KF refuses
-// pointer arguments that GmAlloc did not produce, before any block runs.
+// Launches add_half (seed000_add.cpp) with host stack memory as its output: the launch accepts
+// the pointer with a warning, and the kernel's DataCopy to a GlobalTensor over it is refused.
 #include <cstdio>
 
 #include "tikicpulib.h"

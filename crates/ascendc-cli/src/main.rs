@@ -1,13 +1,18 @@
 //! `ascendc`: runs Ascend C kernels written in C++ on the simulator, prints the flags to build
-//! them elsewhere, and compares output `.bin` files against goldens.
+//! them elsewhere, wraps the C++ compiler for other build systems, and compares output `.bin`
+//! files against goldens.
 
+mod chevron;
 mod compare;
+mod cxx;
+mod product;
 mod toolchain;
 
 use ascendc::DType;
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use toolchain::RunMode;
 
 #[derive(Parser)]
 #[command(
@@ -24,15 +29,21 @@ struct Cli {
 enum Cmd {
     /// Compile C++ sources (kernel and host main) against the headers and the simulator, then run.
     Run {
-        /// Kernel and host sources (`kernel.cpp main.cpp`, or one file with both).
+        /// Kernel and host sources (`.cpp`, `.cc`, `.asc`; `kernel.cpp main.cpp`, or one file with
+        /// both), or a sample directory: its sources, and the program runs in that directory.
         #[arg(required = true)]
         sources: Vec<PathBuf>,
         /// C++ standard (C++20 adds columns to error locations).
         #[arg(long, default_value = "c++17")]
         std: String,
-        /// Product to simulate: 910, 310P, A2, A3, 310B.
+        /// Product to simulate, with its `__NPU_ARCH__` / `__CCE_AICORE__` / `__DAV_*` macros:
+        /// 910, 310P, A2, A3, 310B (default: `$ASCENDC_PRODUCT`, else A2).
         #[arg(long)]
         product: Option<String>,
+        /// Host branch to compile: `cpu` defines ASCENDC_CPU_DEBUG and __CCE_KT_TEST__ (GmAlloc,
+        /// ICPU_RUN_KF), `npu` defines neither (aclrtMalloc, `<<<>>>`). Both run on the simulator.
+        #[arg(long, value_enum, default_value = "cpu")]
+        run_mode: RunMode,
         /// Print a summary of every launch (cores, instructions per pipe) to stderr.
         #[arg(long)]
         report: bool,
@@ -57,6 +68,19 @@ enum Cmd {
         /// C++ standard for the compiler flags.
         #[arg(long, default_value = "c++17")]
         std: String,
+        /// Product whose macros to define (default: `$ASCENDC_PRODUCT`, else A2).
+        #[arg(long)]
+        product: Option<String>,
+        /// Host branch: cpu (ASCENDC_CPU_DEBUG, __CCE_KT_TEST__) or npu (neither).
+        #[arg(long, value_enum, default_value = "cpu")]
+        run_mode: RunMode,
+    },
+    /// The C++ compiler with `<<<>>>` launches rewritten, `.asc` as C++, the headers, macros and
+    /// (when linking) the library added: `make CXX="ascendc cxx"`; also runs as `ascendc-cxx`.
+    Cxx {
+        /// The compiler's arguments, passed through.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Compare an output .bin with a golden .bin element by element (numpy isclose semantics).
     Compare {
@@ -89,8 +113,38 @@ enum Cmd {
 struct RunOptions<'a> {
     std: &'a str,
     product: Option<&'a str>,
+    run_mode: RunMode,
     report: bool,
     cxxflags: &'a [String],
+}
+
+/// The sources named on the command line, a directory standing for its C++ and `.asc` files, and
+/// the directory to run the program in (the one directory given, if any).
+fn expand_sources(given: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>), String> {
+    let mut sources = Vec::new();
+    let mut run_dir = None;
+    for p in given {
+        if !p.is_dir() {
+            sources.push(p.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+            .map_err(|e| format!("cannot read {}: {e}", p.display()))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|f| f.is_file() && toolchain::is_source(f))
+            .collect();
+        found.sort();
+        if found.is_empty() {
+            return Err(format!(
+                "{} has no C++ sources (.cpp, .cc, .cxx, .asc)",
+                p.display()
+            ));
+        }
+        sources.extend(found);
+        run_dir = Some(p.clone());
+    }
+    Ok((sources, run_dir))
 }
 
 fn run(
@@ -101,19 +155,28 @@ fn run(
 ) -> Result<ExitCode, String> {
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let exe = output.unwrap_or_else(|| tmp.path().join("kernel"));
-    toolchain::compile(sources, opts.cxxflags, opts.std, &exe)?;
+    let profile = product::resolve(opts.product)?;
+    let (sources, run_dir) = expand_sources(sources)?;
+    // An absolute path, so that a bare `-o name` runs that file rather than a search of PATH.
+    let exe = std::path::absolute(output.unwrap_or_else(|| tmp.path().join("kernel")))
+        .map_err(|e| format!("cannot resolve the output path: {e}"))?;
+    let build = toolchain::Build {
+        std: opts.std,
+        mode: opts.run_mode,
+        profile,
+        extra: opts.cxxflags,
+    };
+    toolchain::compile(&sources, &build, &exe)?;
     let mut cmd = Command::new(&exe);
     cmd.args(args);
+    if let Some(d) = &run_dir {
+        cmd.current_dir(d);
+    }
     if opts.report {
         cmd.env("ASCENDC_REPORT", "1");
     }
-    if let Some(p) = opts.product {
-        if ascendc::ChipProfile::by_name(p).is_none() {
-            return Err(format!("unknown product {p} (910, 310P, A2, A3, 310B)"));
-        }
-        cmd.env("ASCENDC_PRODUCT", p);
-    }
+    // The simulated product is the one whose macros the build defined.
+    cmd.env("ASCENDC_PRODUCT", profile.soc);
     let status = cmd
         .status()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
@@ -127,10 +190,20 @@ fn run(
     })
 }
 
-fn flags(cflags: bool, libs: bool, std: &str) -> Result<ExitCode, String> {
+fn flags(
+    cflags: bool,
+    libs: bool,
+    std: &str,
+    product: Option<&str>,
+    mode: RunMode,
+) -> Result<ExitCode, String> {
     let mut out = Vec::new();
     if !libs {
-        out.extend(toolchain::cflags(std));
+        out.extend(toolchain::cflags(
+            Some(std),
+            mode,
+            product::resolve(product)?,
+        ));
     }
     if !cflags {
         out.extend(toolchain::libs()?);
@@ -161,12 +234,33 @@ fn compare_files(
     })
 }
 
+/// True when this executable was started as `ascendc-cxx` (a link for build systems that take
+/// a single compiler path).
+fn started_as_cxx() -> bool {
+    std::env::args_os()
+        .next()
+        .and_then(|a| {
+            Path::new(&a)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .is_some_and(|n| n == "ascendc-cxx" || n == "ascendc-c++")
+}
+
 fn main() -> ExitCode {
+    if started_as_cxx() {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        return cxx::run(&args).unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        });
+    }
     let result = match Cli::parse().command {
         Cmd::Run {
             sources,
             std,
             product,
+            run_mode,
             report,
             cxxflags,
             output,
@@ -175,12 +269,20 @@ fn main() -> ExitCode {
             let opts = RunOptions {
                 std: &std,
                 product: product.as_deref(),
+                run_mode,
                 report,
                 cxxflags: &cxxflags,
             };
             run(&sources, opts, output, &args)
         }
-        Cmd::Flags { cflags, libs, std } => flags(cflags, libs, &std),
+        Cmd::Flags {
+            cflags,
+            libs,
+            std,
+            product,
+            run_mode,
+        } => flags(cflags, libs, &std, product.as_deref(), run_mode),
+        Cmd::Cxx { args } => cxx::run(&args),
         Cmd::Compare {
             output,
             golden,

@@ -268,17 +268,79 @@ fn event_ids_and_flags_on_4_blocks() {
 }
 
 #[test]
-fn launch_refuses_pointers_not_from_gmalloc() {
+fn host_pointer_argument_warns_and_gm_access_through_it_is_refused() {
     let o = run(&["seed000_add.cpp", "bad_arg_main.cpp"], &[]);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(!out.contains("the launch returned"), "{out}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
     assert!(
-        err.contains("ICPU_RUN_KF: kernel argument 3")
-            && err.contains("was not allocated by GmAlloc")
-            && err.contains("bad_arg_main.cpp:14"),
+        warnings[0].contains("bad_arg_main.cpp:14: kernel argument 3 `out` (")
+            && warnings[0].contains("not bounds-checked"),
         "{err}"
     );
+    assert!(
+        err.contains("block 0: DataCopy: GM pointer")
+            && err.contains("is not inside a live GM allocation")
+            && err.contains("seed000_add.cpp:36"),
+        "{err}"
+    );
+}
+
+#[test]
+fn host_tiling_struct_by_address_is_read_with_one_warning() {
+    let o = run(&["host_pointer_arg.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        ["round 1: 10 20 30 40", "round 2: 20 40 60 80"]
+    );
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(
+        warnings.len(),
+        1,
+        "one warning for two launches at one call site: {err}"
+    );
+    assert!(
+        warnings[0].contains("host_pointer_arg.cpp:28: kernel argument 2 `(uint8_t*)&tiling` (")
+            && warnings[0].contains("accesses through it are not bounds-checked"),
+        "{err}"
+    );
+}
+
+#[test]
+fn acl_runtime_runs_a_kernel_on_device_memory_and_reports_misuse() {
+    let o = run(&["seed000_add.cpp", "acl_runtime_main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(out.lines().last(), Some("PASS"), "{out}");
+    for line in [
+        "device count 1",
+        "z = [2 4 ... 1024], 0 wrong",
+        "fp16 of 1+2^-11 = 0x3c00, of 70000 = 0x7c00",
+        "count above destMax: 100000 | aclrtMemcpy: count 32 bytes exceeds destMax 16 bytes (acl error 100000)",
+        "aclFinalize again: 100037 | aclFinalize: acl is already finalized (acl error 100037)",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line}\n{out}");
+    }
+    let past = out
+        .lines()
+        .find(|l| l.starts_with("copy past the device allocation: 100000 | "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        past.contains("100 bytes run past the end of the source device memory")
+            && past.contains("(24 bytes from there to the end of its allocation)"),
+        "{past}"
+    );
+    // Every failed call is also reported on stderr; no launch warnings for aclrtMalloc memory.
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("error: acl")).count(),
+        11,
+        "{err}"
+    );
+    assert!(!err.contains("warning"), "{err}");
 }
 
 #[test]

@@ -1,11 +1,12 @@
-//! `GmAlloc` / `GmFree`: GM allocations whose host addresses C++ kernels hold as `GM_ADDR`, and
+//! `GmAlloc` / `GmFree` (and `aclrtMalloc` / `aclrtFree`): GM allocations whose host addresses C++ kernels hold as `GM_ADDR`, and
 //! the lookup from such a pointer back to the simulator's bounded [`GmAddr`].
 
 use crate::abi::{call, AscGlobal, AscLoc};
 use ascendc::error::{Category, SimError};
 use ascendc::{GlobalTensor, GmAddr, GmBuffer};
-use std::collections::BTreeMap;
-use std::sync::RwLock;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::{c_char, CStr};
+use std::sync::{Mutex, RwLock};
 
 /// Live allocations by host start address.
 static ALLOCS: RwLock<BTreeMap<usize, GmBuffer>> = RwLock::new(BTreeMap::new());
@@ -19,7 +20,7 @@ pub fn lookup(api: &'static str, p: *const u8) -> Result<GmAddr, SimError> {
         _ => Err(SimError::new(
             Category::Memory,
             api,
-            format!("GM pointer {p:p} is not inside a live GmAlloc allocation (pass GmAlloc'd memory, offset within its bounds)"),
+            format!("GM pointer {p:p} is not inside a live GM allocation (pass memory from GmAlloc or aclrtMalloc, offset within its bounds)"),
         )),
     }
 }
@@ -50,42 +51,108 @@ pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
     p
 }
 
+/// Releases the allocation starting at `ptr`; false when no live allocation starts there.
+pub fn release(ptr: *const u8) -> bool {
+    ALLOCS
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&(ptr as usize))
+        .is_some()
+}
+
 /// `GmFree(ptr)`: releases an allocation; a pointer that is not the start of a live allocation
 /// (double free, offset pointer, foreign memory) is an error.
 #[no_mangle]
 pub extern "C" fn ascendc_gm_free(ptr: *mut u8, loc: AscLoc) -> i32 {
     call(loc, || {
-        let removed = ALLOCS
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&(ptr as usize));
-        match removed {
-            Some(_) => Ok(()),
-            None => Err(SimError::new(
-                Category::Memory,
-                "GmFree",
-                format!("pointer {ptr:p} is not the start of a live GmAlloc allocation (freed twice, or not from GmAlloc)"),
-            )),
+        if release(ptr) {
+            return Ok(());
         }
+        Err(SimError::new(
+            Category::Memory,
+            "GmFree",
+            format!("pointer {ptr:p} is not the start of a live GmAlloc allocation (freed twice, or not from GmAlloc)"),
+        ))
     })
 }
 
-/// Checks a pointer argument of `ICPU_RUN_KF` (`index` counts from 1): null or inside a live
-/// `GmAlloc` allocation, as the CPU-debug launcher requires of every pointer it passes.
-#[no_mangle]
-pub extern "C" fn ascendc_gm_check_arg(ptr: *const u8, index: u32, loc: AscLoc) -> i32 {
-    call(loc, || {
-        if ptr.is_null() {
-            return Ok(());
+/// Kernel arguments that are not GM (host structs passed by address), by start address: reads
+/// through them (`GET_TILING_DATA`) are allowed and not bounds-checked.
+static FOREIGN: RwLock<BTreeSet<usize>> = RwLock::new(BTreeSet::new());
+
+/// Call sites and argument positions already warned about.
+static WARNED: Mutex<BTreeSet<(String, u32, u32)>> = Mutex::new(BTreeSet::new());
+
+/// The `index`-th (from 1) argument expression in a launch's argument text, split at commas
+/// outside brackets.
+fn arg_expr(text: &str, index: u32) -> Option<&str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut n = 1;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if n == index {
+                    return Some(text[start..i].trim());
+                }
+                n += 1;
+                start = i + 1;
+            }
+            _ => {}
         }
-        lookup("ICPU_RUN_KF", ptr).map(|_| ()).map_err(|_| {
-            SimError::new(
-                Category::Memory,
-                "ICPU_RUN_KF",
-                format!("kernel argument {index} ({ptr:p}) was not allocated by GmAlloc (or was freed): pass GM memory from GmAlloc"),
-            )
-        })
-    })
+    }
+    (n == index).then(|| text[start..].trim())
+}
+
+/// Checks a pointer argument of `ICPU_RUN_KF` or a `<<<>>>` launch (`index` counts from 1;
+/// `arg_text` is the launch's argument source text, or null): null and GM pointers pass silently;
+/// any other pointer (host memory passed by address) is accepted with one warning per call site
+/// and argument, naming it, since accesses through it are not bounds-checked.
+///
+/// # Safety
+/// `arg_text` is null or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_gm_check_arg(
+    ptr: *const u8,
+    index: u32,
+    arg_text: *const c_char,
+    loc: AscLoc,
+) -> i32 {
+    if ptr.is_null() || lookup("ICPU_RUN_KF", ptr).is_ok() {
+        return 0;
+    }
+    FOREIGN
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(ptr as usize);
+    let at = loc.source();
+    let key = (at.file.to_string(), at.line, index);
+    if WARNED.lock().unwrap_or_else(|e| e.into_inner()).insert(key) {
+        let text = if arg_text.is_null() {
+            None
+        } else {
+            // SAFETY: the caller passes a NUL-terminated string.
+            Some(CStr::from_ptr(arg_text).to_string_lossy())
+        };
+        let expr = text
+            .as_deref()
+            .and_then(|t| arg_expr(t, index))
+            .filter(|e| !e.is_empty())
+            .map(|e| format!(" `{e}`"))
+            .unwrap_or_default();
+        eprintln!(
+            "warning: {at}: kernel argument {index}{expr} ({ptr:p}) is not GM from GmAlloc/aclrtMalloc: accepted as host memory; accesses through it are not bounds-checked"
+        );
+    }
+    0
+}
+
+/// The start of the non-GM kernel argument `p` points into (the nearest at or below it).
+fn foreign(p: *const u8) -> Option<usize> {
+    let f = FOREIGN.read().unwrap_or_else(|e| e.into_inner());
+    f.range(..=p as usize).next_back().copied()
 }
 
 /// Copies `len` bytes from GM at `src` into host memory `dst`, checked against the allocation
@@ -102,7 +169,17 @@ pub unsafe extern "C" fn ascendc_gm_read(
 ) -> i32 {
     call(loc, || {
         const API: &str = "GET_TILING_DATA";
-        let addr = lookup(API, src)?;
+        let addr = match lookup(API, src) {
+            Ok(a) => a,
+            Err(e) => {
+                if foreign(src).is_none() {
+                    return Err(e);
+                }
+                // SAFETY: a host argument the program passed by address; not bounds-checked.
+                std::ptr::copy_nonoverlapping(src, dst, len as usize);
+                return Ok(());
+            }
+        };
         let end = addr.offset() as u64 + len;
         if end > addr.region_len() as u64 {
             return Err(SimError::new(
@@ -142,20 +219,34 @@ mod tests {
         assert_eq!((a.offset(), a.region_len()), (40, 64));
         assert_eq!(lookup("test", end).unwrap().offset(), 64);
         let e = lookup("test", 8 as *const u8).unwrap_err();
-        assert!(
-            e.message.contains("not inside a live GmAlloc allocation"),
-            "{e}"
-        );
+        assert!(e.message.contains("not inside a live GM allocation"), "{e}");
         assert_eq!(ascendc_gm_free(p, here()), 0);
         assert!(lookup("test", mid).is_err());
         assert_eq!(ascendc_gm_free(p, here()), 1);
         let e = crate::abi::take_last_error().unwrap();
         assert_eq!(e.api, "GmFree");
         assert_eq!(e.location.unwrap().to_string(), "gm_test.cpp:7");
-        assert_eq!(ascendc_gm_check_arg(std::ptr::null(), 1, here()), 0);
-        assert_eq!(ascendc_gm_check_arg(mid, 2, here()), 1);
-        let e = crate::abi::take_last_error().unwrap();
-        assert!(e.message.contains("kernel argument 2"), "{e}");
+        let text = c"a, f(b, c), &tiling".as_ptr();
+        // SAFETY: `text` is NUL-terminated.
+        unsafe {
+            assert_eq!(ascendc_gm_check_arg(std::ptr::null(), 1, text, here()), 0);
+        }
+        let host = [5u8; 4];
+        // SAFETY: `text` is NUL-terminated.
+        assert_eq!(
+            unsafe { ascendc_gm_check_arg(host.as_ptr(), 3, text, here()) },
+            0
+        );
+        assert_eq!(arg_expr("a, f(b, c), &tiling", 2), Some("f(b, c)"));
+        assert_eq!(arg_expr("a, f(b, c), &tiling", 3), Some("&tiling"));
+        assert_eq!(arg_expr("a", 2), None);
+        let mut out = [0u8; 2];
+        // SAFETY: `host` holds 4 bytes, `out` 2.
+        assert_eq!(
+            unsafe { ascendc_gm_read(out.as_mut_ptr(), host.as_ptr().add(2), 2, here()) },
+            0
+        );
+        assert_eq!(out, [5, 5]);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! caught by the launch trampoline), and the launch reports the block's first error.
 
 pub mod abi;
+pub mod acl;
 pub mod copy;
 pub mod copy_pad;
 pub mod gm;

@@ -1,0 +1,161 @@
+//! `ascendc cxx`: a C++ compiler wrapper for other build systems (`make CXX="ascendc cxx"`, or
+//! CMake with `CMAKE_CXX_COMPILER` set to an `ascendc-cxx` link to `ascendc`). Sources on the command
+//! line get their `<<<…>>>` launches rewritten into temporary files (`#line` keeps the original
+//! names and lines), `.asc` files are compiled as C++, the header directory and the macros of
+//! `ascendc run` are added (`$ASCENDC_RUN_MODE` cpu|npu, `$ASCENDC_PRODUCT`), `-std=c++17` when no
+//! `-std=` is given, and the simulator library when the command links. Everything else passes
+//! through to the compiler (`$ASCENDC_CXX`, else `$CXX` unless it names `ascendc`, else `g++`).
+
+use crate::product;
+use crate::toolchain::{self, RunMode};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// Options whose value is the next argument.
+const TAKES_VALUE: [&str; 14] = [
+    "-o",
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-x",
+    "-Xlinker",
+];
+
+/// Options that stop before linking.
+const NO_LINK: [&str; 5] = ["-c", "-S", "-E", "-M", "-MM"];
+
+/// The positions of source files among `args` (not option values).
+fn source_positions(args: &[String]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for (i, a) in args.iter().enumerate() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if TAKES_VALUE.contains(&a.as_str()) {
+            skip = true;
+            continue;
+        }
+        if !a.starts_with('-') && toolchain::is_source(Path::new(a)) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// The `-I` directories among `args`.
+fn include_dirs(args: &[String]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "-I" {
+            out.extend(it.next().map(PathBuf::from));
+        } else if let Some(d) = a.strip_prefix("-I") {
+            out.push(PathBuf::from(d));
+        }
+    }
+    out
+}
+
+/// The compiler command line for `args`, with rewritten sources in `tmp`.
+pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> {
+    let inputs = args
+        .iter()
+        .any(|a| !a.starts_with('-') && Path::new(a).is_file());
+    if !inputs {
+        // `--version`, `-dumpversion` and the like.
+        return Ok(args.to_vec());
+    }
+    let positions = source_positions(args);
+    let sources: Vec<PathBuf> = positions.iter().map(|&i| PathBuf::from(&args[i])).collect();
+    let prepared = toolchain::prepare(&sources, &include_dirs(args), tmp)?;
+    let std = (!args.iter().any(|a| a.starts_with("-std="))).then_some("c++17");
+    let profile = product::resolve(None)?;
+    let mut out = toolchain::cflags(std, RunMode::from_env()?, profile);
+    out.extend(prepared.quote_dirs);
+    // Replace each source by its prepared arguments, in place.
+    let mut prepared_args = prepared.args.into_iter().peekable();
+    for (i, a) in args.iter().enumerate() {
+        if !positions.contains(&i) {
+            out.push(a.clone());
+            continue;
+        }
+        // A source is one argument, or `-x c++ file -x none` for an `.asc` file.
+        let first = prepared_args.next().unwrap_or_else(|| a.clone());
+        if first == "-x" {
+            out.push(first);
+            out.extend(prepared_args.by_ref().take(4));
+        } else {
+            out.push(first);
+        }
+    }
+    if !args.iter().any(|a| NO_LINK.contains(&a.as_str())) {
+        out.extend(toolchain::libs()?);
+    }
+    Ok(out)
+}
+
+/// Runs the compiler on `args` (see the module documentation); its exit status is returned.
+pub fn run(args: &[String]) -> Result<ExitCode, String> {
+    let tmp =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let line = command_line(args, tmp.path())?;
+    let (cxx, lead) = toolchain::compiler();
+    let status = Command::new(&cxx)
+        .args(&lead)
+        .args(&line)
+        .status()
+        .map_err(|e| format!("cannot run {cxx}: {e} (install g++ or set CXX)"))?;
+    Ok(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
+        None => ExitCode::FAILURE,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn sources_are_found_outside_option_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let k = dir.path().join("k.asc");
+        std::fs::write(&k, "int x;\n").unwrap();
+        let k = k.display().to_string();
+        let args = strings(&["-c", "-o", "out.cpp", "-I", "inc.cpp", &k, "-DX=1"]);
+        assert_eq!(source_positions(&args), [5]);
+        assert_eq!(include_dirs(&args), [PathBuf::from("inc.cpp")]);
+        let tmp = tempfile::tempdir().unwrap();
+        let line = command_line(&args, tmp.path()).unwrap();
+        let at = line.iter().position(|a| *a == k).unwrap();
+        assert_eq!(
+            line[at - 2..at + 3],
+            strings(&["-x", "c++", &k, "-x", "none"])
+        );
+        assert!(line.contains(&"-std=c++17".to_string()), "{line:?}");
+        assert!(
+            !line.iter().any(|a| a.ends_with(".a")),
+            "-c does not link: {line:?}"
+        );
+    }
+
+    #[test]
+    fn version_queries_pass_through() {
+        let tmp = tempfile::tempdir().unwrap();
+        let args = strings(&["--version"]);
+        assert_eq!(command_line(&args, tmp.path()).unwrap(), args);
+    }
+}

@@ -1,0 +1,105 @@
+//! The preprocessor macros the vendor's kernel builds define per product, so that `#if` branches
+//! in kernels pick the code they pick on that product.
+//!
+//! Sources (facts only): `__NPU_ARCH__` per product from the Ascend C programming guide's
+//! "SIMD BuiltIn keywords" page (`docs/zh/guide/编程指南/语言扩展层/SIMD-BuiltIn关键字.md` in the
+//! public asc-devkit documentation; it is [`ChipProfile::npu_arch`] here); `__CCE_AICORE__` and
+//! the `__DAV_*` core macros from the public asc-tools CPU-debug build, which defines per product
+//! `__CCE_AICORE__` 100 / 200 / 220 / 300 with `__DAV_C100__`, `__DAV_M200__`,
+//! `__DAV_C220__` + `__DAV_C220_VEC__` (vector core; the cube core gets `__DAV_C220_CUBE__` +
+//! `__DAV_CUBE__`) and `__DAV_M300__`.
+//!
+//! One compilation serves every block here, and blocks run on vector cores unless the kernel mode
+//! says otherwise, so the split-architecture products get their vector-core macros.
+
+use ascendc::chip::{ChipProfile, Product};
+
+/// `__CCE_AICORE__` and the `__DAV_*` macros of one product.
+struct ProductMacros {
+    product: Product,
+    cce_aicore: u32,
+    dav: &'static [&'static str],
+}
+
+const TABLE: [ProductMacros; 5] = [
+    ProductMacros {
+        product: Product::Ascend910,
+        cce_aicore: 100,
+        dav: &["__DAV_C100__"],
+    },
+    ProductMacros {
+        product: Product::Ascend310P,
+        cce_aicore: 200,
+        dav: &["__DAV_M200__"],
+    },
+    ProductMacros {
+        product: Product::Ascend910B,
+        cce_aicore: 220,
+        dav: &["__DAV_C220__", "__DAV_C220_VEC__"],
+    },
+    ProductMacros {
+        product: Product::Ascend910_93,
+        cce_aicore: 220,
+        dav: &["__DAV_C220__", "__DAV_C220_VEC__"],
+    },
+    ProductMacros {
+        product: Product::Ascend310B,
+        cce_aicore: 300,
+        dav: &["__DAV_M300__"],
+    },
+];
+
+/// The `-D` flags for `profile`: `__NPU_ARCH__`, `__CCE_AICORE__` and the `__DAV_*` macros.
+pub fn defines(profile: &ChipProfile) -> Vec<String> {
+    let mut out = vec![format!("-D__NPU_ARCH__={}", profile.npu_arch)];
+    if let Some(m) = TABLE.iter().find(|m| m.product == profile.product) {
+        out.push(format!("-D__CCE_AICORE__={}", m.cce_aicore));
+        out.extend(m.dav.iter().map(|d| format!("-D{d}")));
+    }
+    out
+}
+
+/// The profile `--product` (or `$ASCENDC_PRODUCT`) names, else the default one.
+pub fn resolve(name: Option<&str>) -> Result<&'static ChipProfile, String> {
+    let env = std::env::var("ASCENDC_PRODUCT").ok();
+    match name.or(env.as_deref()) {
+        Some(n) => ChipProfile::by_name(n)
+            .ok_or_else(|| format!("unknown product {n} (910, 310P, A2, A3, 310B)")),
+        None => Ok(ChipProfile::default_profile()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_product_has_its_macros() {
+        let a2 = defines(ChipProfile::by_name("A2").unwrap());
+        assert_eq!(
+            a2,
+            [
+                "-D__NPU_ARCH__=2201",
+                "-D__CCE_AICORE__=220",
+                "-D__DAV_C220__",
+                "-D__DAV_C220_VEC__"
+            ]
+        );
+        let p310 = defines(ChipProfile::by_name("310P").unwrap());
+        assert_eq!(
+            p310,
+            [
+                "-D__NPU_ARCH__=2002",
+                "-D__CCE_AICORE__=200",
+                "-D__DAV_M200__"
+            ]
+        );
+        for name in ["910", "310P", "A2", "A3", "310B"] {
+            assert!(defines(ChipProfile::by_name(name).unwrap()).len() >= 3);
+        }
+        assert_eq!(
+            defines(ChipProfile::by_name("310B").unwrap())[..2],
+            ["-D__NPU_ARCH__=3002", "-D__CCE_AICORE__=300"]
+        );
+    }
+}
