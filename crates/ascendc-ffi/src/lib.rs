@@ -20,6 +20,9 @@ pub mod scalar;
 pub mod sync;
 pub mod tensor;
 pub mod vec;
+pub mod debug;
+pub mod local_alloc;
+pub mod system;
 
 use std::path::PathBuf;
 

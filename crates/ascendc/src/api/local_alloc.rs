@@ -120,6 +120,12 @@ impl LocalMemAllocator {
         Ok(LocalMemAllocator { hw, cur: 0 })
     }
 
+    /// The allocator of `hw` whose next free byte is `cur`, for front ends that hold it by value.
+    #[doc(hidden)]
+    pub fn from_parts(hw: Hardware, cur: u32) -> LocalMemAllocator {
+        LocalMemAllocator { hw, cur }
+    }
+
     /// `GetCurAddr()`: the first free byte address of the buffer.
     pub fn get_cur_addr(&self) -> u32 {
         self.cur
