@@ -5,6 +5,7 @@ use crate::abi::{call, AscLoc};
 use crate::gm::lookup;
 use ascendc::KernelMetaType;
 use ascendc::{Category, SimError};
+use std::ffi::{c_char, CStr};
 
 /// `GetSystemCycle()` into `*out`.
 ///
@@ -86,4 +87,40 @@ pub unsafe extern "C" fn ascendc_get_user_workspace(
         *out = ascendc::get_user_workspace(&lookup("GetUserWorkspace", ptr)?)?.host_ptr();
         Ok(())
     })
+}
+
+/// A false `ASSERT(expr, message…)`: records the block's error and returns 1.
+///
+/// # Safety
+/// `expr` and `message` are NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_assert_failed(
+    expr: *const c_char,
+    message: *const c_char,
+    loc: AscLoc,
+) -> i32 {
+    let expr = CStr::from_ptr(expr).to_string_lossy().into_owned();
+    let message = CStr::from_ptr(message).to_string_lossy().into_owned();
+    call(loc, || {
+        let text = if message.is_empty() {
+            format!("assertion `{expr}` failed")
+        } else {
+            format!("assertion `{expr}` failed: {message}")
+        };
+        Err(SimError::new(Category::Launch, "ASSERT", text))
+    })
+}
+
+/// APIs implemented in the headers that report their errors through [`ascendc_api_error`].
+const HEADER_APIS: [&str; 2] = ["ListTensorDesc", "TensorDesc"];
+
+/// Records an error of a header-implemented API (`api` indexes [`HEADER_APIS`]) and returns 1.
+///
+/// # Safety
+/// `message` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_api_error(api: u8, message: *const c_char, loc: AscLoc) -> i32 {
+    let message = CStr::from_ptr(message).to_string_lossy().into_owned();
+    let api = HEADER_APIS.get(api as usize).copied().unwrap_or("kernel");
+    call(loc, || Err(SimError::new(Category::Range, api, message)))
 }
