@@ -14,12 +14,18 @@ struct Offset {
     Offset(I v, Loc l = Loc()) : value(static_cast<uint64_t>(v)), loc(l) {}
 };
 
+struct NotWider {};
+
 // `tensor(i)`: reads with GetValue, assignment writes with SetValue (both bounds-checked).
 template <typename Tensor, typename T, typename Index>
 class ElementRef {
 public:
     ElementRef(const Tensor& t, Index i, Loc loc) : t_(t), i_(i), loc_(loc) {}
     operator T() const { return t_.GetValue(i_, loc_); }
+    // half / bfloat16_t elements also read as float, as a reference to them would.
+    operator std::conditional_t<std::is_class<T>::value, float, NotWider>() const {
+        return static_cast<float>(t_.GetValue(i_, loc_));
+    }
     const ElementRef& operator=(const T& v) const {
         t_.SetValue(i_, v, loc_);
         return *this;
