@@ -24,7 +24,11 @@ fn prepared(name: &str) -> tempfile::TempDir {
         .current_dir(dir.path())
         .output()
         .expect("python3 runs");
-    assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
+    assert!(
+        gen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gen.stderr)
+    );
     dir
 }
 
@@ -82,9 +86,19 @@ fn kernel_surface_values_and_dump_text() {
         "{out}"
     );
     compare(dir.path(), "float16", "output/z.bin", "output/golden_z.bin");
-    compare(dir.path(), "int32", "output/info.bin", "output/golden_info.bin");
+    compare(
+        dir.path(),
+        "int32",
+        "output/info.bin",
+        "output/golden_info.bin",
+    );
     compare(dir.path(), "float32", "output/y.bin", "output/golden_y.bin");
-    compare(dir.path(), "int32", "output/flags.bin", "output/golden_flags.bin");
+    compare(
+        dir.path(),
+        "int32",
+        "output/flags.bin",
+        "output/golden_flags.bin",
+    );
 }
 
 #[test]
@@ -134,7 +148,9 @@ fn exhausted_local_mem_allocator_names_the_buffer() {
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(
-        err.contains("LocalMemAllocator::Alloc") && err.contains("196608 bytes") && err.contains("k.cpp:5"),
+        err.contains("LocalMemAllocator::Alloc")
+            && err.contains("196608 bytes")
+            && err.contains("k.cpp:5"),
         "{err}"
     );
 }
@@ -155,5 +171,8 @@ fn missing_apis_stay_compile_errors_naming_the_symbol() {
     );
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("REGISTER_TILING_FOR_TILINGKEY is not supported"), "{err}");
+    assert!(
+        err.contains("REGISTER_TILING_FOR_TILINGKEY is not supported"),
+        "{err}"
+    );
 }
