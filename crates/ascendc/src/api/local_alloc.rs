@@ -59,7 +59,7 @@ fn place<T: Element>(
         ));
     }
     let align = core.profile.align_of(hw);
-    if addr % align as u64 != 0 {
+    if !addr.is_multiple_of(align as u64) {
         return Err(SimError::align(
             api,
             "tensor",
