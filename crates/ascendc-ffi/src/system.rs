@@ -114,7 +114,8 @@ pub unsafe extern "C" fn ascendc_assert_failed(
 /// APIs implemented in the headers that report their errors through [`ascendc_api_error`].
 const HEADER_APIS: [&str; 2] = ["ListTensorDesc", "TensorDesc"];
 
-/// Records an error of a header-implemented API (`api` indexes [`HEADER_APIS`]) and returns 1.
+/// Records an error of a header-implemented API (`api`: 0 `ListTensorDesc`, 1 `TensorDesc`) and
+/// returns 1.
 ///
 /// # Safety
 /// `message` is NUL-terminated.
