@@ -19,14 +19,16 @@ pub fn get_system_cycle() -> Result<i64> {
     })
 }
 
-/// `InitSocState()`: resets the core's global vector state as the device does at kernel start:
-/// normal mask mode, every mask bit set, the `SetDeqScale` factor back to 1 (the fp16
-/// saturation mode, a launch option here, is kept).
+/// `InitSocState()`: resets the core's vector state as the documentation's A2/A3 tables list:
+/// normal mask mode and every mask bit set (the `SetDeqScale` factor and the fp16 saturation
+/// mode are kept).
 #[track_caller]
 pub fn init_soc_state() -> Result<()> {
     let loc = SourceLoc::caller();
     with_core("InitSocState", loc, |core| {
-        core.vector = VectorState::new(core.vector.fp16_saturation);
+        let reset = VectorState::new(core.vector.fp16_saturation);
+        core.vector.mask = reset.mask;
+        core.vector.counter_mode = reset.counter_mode;
         core.issue(Pipe::S, "InitSocState", loc, &[]);
         Ok(())
     })
