@@ -15,3 +15,7 @@
 #include "ascendc/sync.h"
 #include "ascendc/tiling.h"
 #include "ascendc/print.h"
+#include "ascendc/compat.h"
+#include "ascendc/debug.h"
+#include "ascendc/workspace.h"
+#include "ascendc/local_alloc.h"

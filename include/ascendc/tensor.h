@@ -14,12 +14,53 @@ struct Offset {
     Offset(I v, Loc l = Loc()) : value(static_cast<uint64_t>(v)), loc(l) {}
 };
 
+struct NotWider {};
+
+// `tensor(i)`: reads with GetValue, assignment writes with SetValue (both bounds-checked).
+template <typename Tensor, typename T, typename Index>
+class ElementRef {
+public:
+    ElementRef(const Tensor& t, Index i, Loc loc) : t_(t), i_(i), loc_(loc) {}
+    operator T() const { return t_.GetValue(i_, loc_); }
+    // half / bfloat16_t elements also read as float, as a reference to them would.
+    operator std::conditional_t<std::is_class<T>::value, float, NotWider>() const {
+        return static_cast<float>(t_.GetValue(i_, loc_));
+    }
+    const ElementRef& operator=(const T& v) const {
+        t_.SetValue(i_, v, loc_);
+        return *this;
+    }
+    const ElementRef& operator=(const ElementRef& other) const { return *this = static_cast<T>(other); }
+
+private:
+    const Tensor& t_;
+    Index i_;
+    Loc loc_;
+};
+
+// LocalTensor(pos, addr, tileSize): the simulator checks position, alignment and bounds.
+RawLocal PlaceLocal(uint8_t pos, uint8_t elem, uint32_t addr, uint32_t tileSize, Loc loc);
+
 }  // namespace detail
+
+// L2 cache use of a GlobalTensor (SetL2CacheHint).
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_PERSISTENT = 4 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
 template <typename T>
 class LocalTensor {
 public:
     LocalTensor() = default;
+
+    // A tensor of `tileSize` elements at byte `addr` of the buffer `pos` maps onto (static
+    // tensor programming, no TPipe).
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, detail::Loc loc = detail::Loc())
+        : raw_(detail::PlaceLocal(static_cast<uint8_t>(pos), detail::dtype<T>, addr, tileSize, loc)) {}
+
+    // Element `index`, readable and assignable (GetValue / SetValue).
+    detail::ElementRef<LocalTensor, T, uint32_t> operator()(uint32_t index, detail::Loc loc = detail::Loc()) const {
+        return detail::ElementRef<LocalTensor, T, uint32_t>(*this, index, loc);
+    }
 
     // The view `offset` elements in (same buffer, shorter length).
     LocalTensor operator[](detail::Offset offset) const {
@@ -95,6 +136,19 @@ public:
     }
     ShapeInfo GetShapeInfo() const { return shape_; }
 
+    // Element `offset`, readable and assignable (GetValue / SetValue).
+    detail::ElementRef<GlobalTensor, T, uint64_t> operator()(uint64_t offset, detail::Loc loc = detail::Loc()) const {
+        return detail::ElementRef<GlobalTensor, T, uint64_t>(*this, offset, loc);
+    }
+
+    // The L2 cache mode of accesses through this tensor. The simulator has no L2 cache: the mode
+    // is kept (GetL2CacheHint) and changes no result.
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode mode) {
+        cacheMode_ = mode;
+    }
+    CacheMode GetL2CacheHint() const { return cacheMode_; }
+
     __gm__ T* GetPhyAddr() const { return ptr_; }
     __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
     uint64_t GetSize() const { return size_; }
@@ -126,6 +180,7 @@ private:
     uint64_t size_ = 0;
     uint8_t hasShape_ = 0;
     ShapeInfo shape_;
+    CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
 };
 
 }  // namespace AscendC

@@ -172,6 +172,6 @@ private:
     void* handle_;
 };
 
-inline TPipe* GetTPipePtr() { return detail::currentPipe; }
+// GetTPipePtr() is declared at global scope (compat.h) and named here too.
 
 }  // namespace AscendC

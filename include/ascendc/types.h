@@ -23,7 +23,6 @@
 #define __cube__
 #define __mix__(cube, vec)
 #define GM_ADDR __gm__ uint8_t*
-#define KERNEL_TASK_TYPE_DEFAULT(type)
 
 namespace AscendC {
 namespace detail {

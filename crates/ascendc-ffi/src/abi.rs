@@ -172,7 +172,8 @@ pub fn dtype(i: u8) -> Result<DType, SimError> {
         .ok_or_else(|| invalid("element type", i))
 }
 
-fn hardware(i: u8) -> Result<Hardware, SimError> {
+/// The buffer with C++ index `i` (`Hardware` numbering).
+pub fn hardware(i: u8) -> Result<Hardware, SimError> {
     std::iter::once(Hardware::GM)
         .chain(Hardware::LOCAL)
         .nth(i as usize)

@@ -13,12 +13,15 @@ pub mod abi;
 pub mod acl;
 pub mod copy;
 pub mod copy_pad;
+pub mod debug;
 pub mod gm;
 pub mod launch;
+pub mod local_alloc;
 pub mod pipe;
 pub mod reduce;
 pub mod scalar;
 pub mod sync;
+pub mod system;
 pub mod tensor;
 pub mod vec;
 

@@ -177,6 +177,11 @@ impl GmAddr {
         self.offset
     }
 
+    /// The host address of this byte (the `GM_ADDR` a C++ kernel holds).
+    pub fn host_ptr(&self) -> *mut u8 {
+        self.region.ptr.wrapping_add(self.offset)
+    }
+
     /// Identifier of the allocation (stable for its lifetime).
     pub fn region_id(&self) -> u64 {
         self.region.id

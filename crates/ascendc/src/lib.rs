@@ -79,6 +79,16 @@ pub use launch::{KernelMode, Launch, LaunchError, LaunchReport};
 pub use numeric::RoundMode;
 pub use position::{QuePosition, TPosition};
 
+pub use api::debug::{dump_acc_chk_point, dump_tensor, dump_tensor_shaped, dump_text, DumpSource};
+pub use api::local_alloc::LocalMemAllocator;
+pub use api::system::{
+    get_system_cycle, init_soc_state, is_aic, is_aiv, kernel_task_type, KernelMetaType,
+};
+pub use api::workspace::{
+    get_sys_workspace_ptr, get_user_workspace, set_sys_workspace, sys_workspace_bytes,
+};
+pub use position::Hardware;
+
 /// `PIPE_S`.
 pub const PIPE_S: Pipe = Pipe::S;
 /// `PIPE_V`.

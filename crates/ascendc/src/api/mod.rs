@@ -2,9 +2,13 @@
 
 pub(crate) mod context;
 pub mod data_copy;
+pub mod debug;
+pub mod local_alloc;
 pub mod sync;
+pub mod system;
 pub mod tbuf;
 pub mod tensor;
 pub mod tpipe;
 pub mod tque;
 pub mod vec;
+pub mod workspace;

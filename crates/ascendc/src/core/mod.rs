@@ -118,6 +118,8 @@ pub struct Core {
     /// The DataCopyPad pad-value register (`isPad = true` or `SetPadValue` set it); `None` until
     /// then, when padding reads [`PAD_POISON`].
     pub pad_register: Option<u64>,
+    /// The system workspace `SetSysWorkspace` recorded (`GetSysWorkSpacePtr`).
+    pub sys_workspace: Option<crate::gm::GmAddr>,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -162,6 +164,7 @@ impl Core {
             trace: Trace::new(options.record_trace),
             options,
             pad_register: None,
+            sys_workspace: None,
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],

@@ -1,0 +1,197 @@
+// Small kernel-side helpers and legacy spellings: float16_t / float32_t, likely / unlikely,
+// ASSERT, event_t, DivCeil / CeilDivision, AscendC::Std, GetSystemCycle, InitSocState,
+// ASCEND_IS_AIV / ASCEND_IS_AIC, KERNEL_TASK_TYPE, ParamOffset and the 2023 namespace tik2.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "sync.h"
+#include "tiling.h"
+#include "tpipe.h"
+
+extern "C" {
+int32_t ascendc_get_system_cycle(int64_t* out, AscLoc loc);
+int32_t ascendc_init_soc_state(AscLoc loc);
+uint8_t ascendc_core_is(uint8_t which);
+int32_t ascendc_kernel_task_type(uint8_t value, AscLoc loc);
+int32_t ascendc_assert_failed(const char* expr, const char* message, AscLoc loc);
+}
+
+// Scalar type names of the device compiler.
+using float16_t = half;
+using float32_t = float;
+
+// Branch-prediction hints (plain conditions here).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+// Event IDs for SetFlag / WaitFlag.
+enum event_t : int32_t {
+    EVENT_ID0 = 0,
+    EVENT_ID1,
+    EVENT_ID2,
+    EVENT_ID3,
+    EVENT_ID4,
+    EVENT_ID5,
+    EVENT_ID6,
+    EVENT_ID7,
+};
+
+// Kernel types of KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE.
+enum KernelMetaType : uint8_t {
+    KERNEL_TYPE_AIV_ONLY = 0,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+};
+
+// The pipe of the running block (null before a TPipe exists), declared at global scope.
+inline AscendC::TPipe* GetTPipePtr() { return AscendC::detail::currentPipe; }
+
+namespace AscendC {
+using ::GetTPipePtr;
+
+// ceil(a / b) for positive integers; 0 when b is 0.
+template <typename T, typename U>
+constexpr auto DivCeil(T a, U b) -> decltype((a + b - 1) / b) {
+    return b == 0 ? decltype((a + b - 1) / b)(0) : (a + b - 1) / b;
+}
+
+// ceil(num1 / num2) for positive num1, num2; 0 when num2 is 0.
+constexpr int32_t CeilDivision(int32_t num1, int32_t num2) {
+    return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
+}
+
+// The C++ standard library subset kernels use, under AscendC::Std.
+namespace Std {
+template <typename T, typename U>
+constexpr auto max(const T& src0, const U& src1) {
+    static_assert(std::is_same<T, U>::value, "Std::max takes two operands of the same type");
+    return src0 < src1 ? src1 : src0;
+}
+template <typename T, typename U>
+constexpr auto min(const T& src0, const U& src1) {
+    static_assert(std::is_same<T, U>::value, "Std::min takes two operands of the same type");
+    return src1 < src0 ? src1 : src0;
+}
+template <typename T>
+constexpr T abs(const T& v) {
+    return v < T(0) ? T(-v) : v;
+}
+template <typename T>
+T sqrt(const T& v) {
+    return T(std::sqrt(static_cast<double>(v)));
+}
+using std::get;
+using std::make_tuple;
+using std::tuple;
+using std::integer_sequence;
+using std::index_sequence;
+using std::make_integer_sequence;
+using std::make_index_sequence;
+using std::add_const;
+using std::add_cv;
+using std::add_lvalue_reference;
+using std::add_pointer;
+using std::add_rvalue_reference;
+using std::add_volatile;
+using std::conditional;
+using std::enable_if;
+using std::integral_constant;
+using std::is_array;
+using std::is_base_of;
+using std::is_const;
+using std::is_convertible;
+using std::is_floating_point;
+using std::is_integral;
+using std::is_pointer;
+using std::is_reference;
+using std::is_same;
+using std::is_void;
+using std::remove_const;
+using std::remove_cv;
+using std::remove_pointer;
+using std::remove_reference;
+using std::remove_volatile;
+}  // namespace Std
+
+// The core's system counter: instructions issued so far on this core (no timing model).
+inline int64_t GetSystemCycle(detail::Loc loc = detail::Loc()) {
+    int64_t v = 0;
+    detail::Check(ascendc_get_system_cycle(&v, loc));
+    return v;
+}
+
+// Resets the core's vector state (mask, mask mode) to the reset values.
+inline void InitSocState(detail::Loc loc = detail::Loc()) { detail::Check(ascendc_init_soc_state(loc)); }
+
+// The element `GetBlockIdx() * count` elements of T past `base`: this block's part of a GM buffer.
+template <typename T>
+inline GM_ADDR ParamOffset(GM_ADDR base, uint64_t count) {
+    return base + static_cast<uint64_t>(GetBlockIdx()) * count * sizeof(T);
+}
+
+namespace detail {
+
+inline void KernelTaskType(KernelMetaType value, Loc loc) {
+    Check(ascendc_kernel_task_type(static_cast<uint8_t>(value), loc));
+}
+
+// A failed ASSERT: stops the block with an error naming the condition and the message.
+inline void AssertFail(const char* expr, Loc loc) { Check(ascendc_assert_failed(expr, "", loc)); }
+
+template <typename... Args>
+void AssertFail(const char* expr, Loc loc, const char* fmt, Args... args) {
+    char message[512];
+    if constexpr (sizeof...(Args) == 0) {
+        std::snprintf(message, sizeof(message), "%s", fmt);
+    } else {
+        std::snprintf(message, sizeof(message), fmt, args...);
+    }
+    Check(ascendc_assert_failed(expr, message, loc));
+}
+
+}  // namespace detail
+}  // namespace AscendC
+
+// The 2023 name of the AscendC namespace.
+namespace tik2 = AscendC;
+
+// ASSERT(cond) / ASSERT(cond, "format", args...): a false condition stops the block with an
+// error naming the condition, the message and this line.
+#define ASSERT(expr, ...)                                                                      \
+    ((expr) ? (void)0                                                                          \
+            : ::AscendC::detail::AssertFail(#expr, ::AscendC::detail::Loc(__FILE__, __LINE__, 0), \
+                                            ##__VA_ARGS__))
+
+// True on the core kinds that run vector (AIV) / cube (AIC) code; a coupled AI Core is both.
+#define ASCEND_IS_AIV (ascendc_core_is(0) != 0)
+#define ASCEND_IS_AIC (ascendc_core_is(1) != 0)
+#define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
+#define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
+
+// The kernel's type; a vector-only kernel running on a cube core (or the reverse) stops the block.
+#define KERNEL_TASK_TYPE_DEFAULT(type) \
+    ::AscendC::detail::KernelTaskType(type, ::AscendC::detail::Loc(__FILE__, __LINE__, 0))
+// The kernel's type when the tiling key is `key`.
+#define KERNEL_TASK_TYPE(key, type)                                                           \
+    do {                                                                                      \
+        if (TILING_KEY_IS(key)) {                                                             \
+            ::AscendC::detail::KernelTaskType(type, ::AscendC::detail::Loc(__FILE__, __LINE__, 0)); \
+        }                                                                                     \
+    } while (0)
