@@ -14,6 +14,7 @@ pub mod copy;
 pub mod copy_pad;
 pub mod gm;
 pub mod launch;
+pub mod multicore;
 pub mod pipe;
 pub mod reduce;
 pub mod scalar;

@@ -118,6 +118,8 @@ pub struct Core {
     /// The DataCopyPad pad-value register (`isPad = true` or `SetPadValue` set it); `None` until
     /// then, when padding reads [`PAD_POISON`].
     pub pad_register: Option<u64>,
+    /// Cross-core state: GM atomic mode and the ordering record of the race check.
+    pub sync: crate::multicore::CoreSync,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -162,6 +164,7 @@ impl Core {
             trace: Trace::new(options.record_trace),
             options,
             pad_register: None,
+            sync: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],
