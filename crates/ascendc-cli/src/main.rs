@@ -39,6 +39,12 @@ enum Cmd {
         /// Extra compiler flags (repeatable), e.g. `--cxxflag=-DTILE=64`.
         #[arg(long = "cxxflag", allow_hyphen_values = true)]
         cxxflags: Vec<String>,
+        /// Block schedule of every launch: order, reverse or shuffle:SEED (one core at a time).
+        #[arg(long)]
+        schedule: Option<String>,
+        /// Run every launch under N schedules and report GM output that differs between them.
+        #[arg(long, value_name = "N")]
+        schedule_check: Option<u32>,
         /// Keep the executable at this path instead of a temporary one.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -91,6 +97,8 @@ struct RunOptions<'a> {
     product: Option<&'a str>,
     report: bool,
     cxxflags: &'a [String],
+    /// `ASCENDC_SCHEDULE` / `ASCENDC_SCHEDULE_CHECK` for the program.
+    schedule: [(&'static str, Option<String>); 2],
 }
 
 fn run(
@@ -107,6 +115,13 @@ fn run(
     cmd.args(args);
     if opts.report {
         cmd.env("ASCENDC_REPORT", "1");
+    }
+    for (k, v) in opts
+        .schedule
+        .iter()
+        .filter_map(|(k, v)| Some((k, v.as_ref()?)))
+    {
+        cmd.env(k, v);
     }
     if let Some(p) = opts.product {
         if ascendc::ChipProfile::by_name(p).is_none() {
@@ -169,6 +184,8 @@ fn main() -> ExitCode {
             product,
             report,
             cxxflags,
+            schedule,
+            schedule_check,
             output,
             args,
         } => {
@@ -177,6 +194,13 @@ fn main() -> ExitCode {
                 product: product.as_deref(),
                 report,
                 cxxflags: &cxxflags,
+                schedule: [
+                    ("ASCENDC_SCHEDULE", schedule),
+                    (
+                        "ASCENDC_SCHEDULE_CHECK",
+                        schedule_check.map(|n| n.to_string()),
+                    ),
+                ],
             };
             run(&sources, opts, output, &args)
         }
