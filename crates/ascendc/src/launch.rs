@@ -366,7 +366,7 @@ impl Launch {
                 sched.drive(
                     threads,
                     || {
-                        s.spawn(&worker);
+                        s.spawn(worker);
                     },
                     |i| {
                         s.spawn(move || own_thread(i));

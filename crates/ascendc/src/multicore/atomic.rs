@@ -100,7 +100,7 @@ impl AtomicState {
                 ),
             ));
         }
-        if len % dtype.size() as u64 != 0 {
+        if !len.is_multiple_of(dtype.size() as u64) {
             return Err(SimError::new(
                 Category::Size,
                 api,

@@ -77,6 +77,10 @@ struct Barrier {
     released: Clock,
 }
 
+/// A group of `CrossCoreSetFlag` calls that completes together: (mode, AI Core, flag, set by
+/// the AIC).
+type FlagGroup = (u8, u32, u8, bool);
+
 struct State {
     status: Vec<Status>,
     unstarted: VecDeque<usize>,
@@ -92,7 +96,7 @@ struct State {
     flags: Vec<[VecDeque<Clock>; 16]>,
     /// Pending `CrossCoreSetFlag` calls of a group that completes together: (mode, group, flag,
     /// setter kind) → per member, the clocks of its sets not yet matched.
-    flag_sets: HashMap<(u8, u32, u8, bool), HashMap<usize, VecDeque<Clock>>>,
+    flag_sets: HashMap<FlagGroup, HashMap<usize, VecDeque<Clock>>>,
     /// Clocks published by `IBSet`, per GM slot.
     ib: HashMap<(u64, usize), Clock>,
     clocks: Vec<Clock>,
@@ -713,10 +717,10 @@ impl Sched {
                             *flag,
                             self.cores[i].kind == CoreKind::Aic,
                         );
-                        !st.flag_sets
+                        st.flag_sets
                             .get(&key)
                             .and_then(|p| p.get(&i))
-                            .is_some_and(|q| !q.is_empty())
+                            .is_none_or(|q| q.is_empty())
                     })
                     .map(who)
                     .collect();
