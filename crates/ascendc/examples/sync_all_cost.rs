@@ -33,7 +33,11 @@ fn launch(out: &GmAddr, sync: bool) -> f64 {
 fn main() {
     let out = GmBuffer::zeroed(BLOCKS as usize * 4);
     let a = out.addr();
-    let best = |sync: bool| (0..5).map(|_| launch(&a, sync)).fold(f64::INFINITY, f64::min);
+    let best = |sync: bool| {
+        (0..5)
+            .map(|_| launch(&a, sync))
+            .fold(f64::INFINITY, f64::min)
+    };
     let (with, without) = (best(true), best(false));
     println!(
         "{BLOCKS} blocks x {PHASES} phases: {:.2} ms with SyncAll, {:.2} ms without: {:.1} us per SyncAll",
