@@ -13,6 +13,7 @@
 #include "ascendc/vec_select.h"
 #include "ascendc/reduce.h"
 #include "ascendc/sync.h"
+#include "ascendc/multicore.h"
 #include "ascendc/tiling.h"
 #include "ascendc/print.h"
 #include "ascendc/compat.h"

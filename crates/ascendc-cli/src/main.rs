@@ -50,6 +50,12 @@ enum Cmd {
         /// Extra compiler flags (repeatable), e.g. `--cxxflag=-DTILE=64`.
         #[arg(long = "cxxflag", allow_hyphen_values = true)]
         cxxflags: Vec<String>,
+        /// Block schedule of every launch: order, reverse or shuffle:SEED (one core at a time).
+        #[arg(long)]
+        schedule: Option<String>,
+        /// Run every launch under N schedules and report GM output that differs between them.
+        #[arg(long, value_name = "N")]
+        schedule_check: Option<u32>,
         /// Keep the executable at this path instead of a temporary one.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -116,6 +122,8 @@ struct RunOptions<'a> {
     run_mode: RunMode,
     report: bool,
     cxxflags: &'a [String],
+    /// `ASCENDC_SCHEDULE` / `ASCENDC_SCHEDULE_CHECK` for the program.
+    schedule: [(&'static str, Option<String>); 2],
 }
 
 /// The sources named on the command line, a directory standing for its C++ and `.asc` files, and
@@ -177,6 +185,13 @@ fn run(
     }
     // The simulated product is the one whose macros the build defined.
     cmd.env("ASCENDC_PRODUCT", profile.soc);
+    for (k, v) in opts
+        .schedule
+        .iter()
+        .filter_map(|(k, v)| Some((k, v.as_ref()?)))
+    {
+        cmd.env(k, v);
+    }
     let status = cmd
         .status()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
@@ -263,6 +278,8 @@ fn main() -> ExitCode {
             run_mode,
             report,
             cxxflags,
+            schedule,
+            schedule_check,
             output,
             args,
         } => {
@@ -272,6 +289,13 @@ fn main() -> ExitCode {
                 run_mode,
                 report,
                 cxxflags: &cxxflags,
+                schedule: [
+                    ("ASCENDC_SCHEDULE", schedule),
+                    (
+                        "ASCENDC_SCHEDULE_CHECK",
+                        schedule_check.map(|n| n.to_string()),
+                    ),
+                ],
             };
             run(&sources, opts, output, &args)
         }

@@ -25,6 +25,12 @@ pub fn lookup(api: &'static str, p: *const u8) -> Result<GmAddr, SimError> {
     }
 }
 
+/// Every live `GmAlloc` allocation (what a schedule check restores between runs).
+pub fn live_buffers() -> Vec<GmBuffer> {
+    let allocs = ALLOCS.read().unwrap_or_else(|e| e.into_inner());
+    allocs.values().cloned().collect()
+}
+
 /// The simulator's `GlobalTensor<T>` for a C++ one.
 pub fn global<T: ascendc::Element>(
     api: &'static str,

@@ -3,7 +3,7 @@
 use crate::abi::{call, take_last_error, AscLoc};
 use ascendc::chip::ChipProfile;
 use ascendc::error::{Category, SimError};
-use ascendc::{get_block_idx, KernelMode, Launch};
+use ascendc::{get_block_idx, KernelMode, Launch, Schedule};
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -42,6 +42,24 @@ fn profile() -> Result<&'static ChipProfile, String> {
     }
 }
 
+/// `$ASCENDC_SCHEDULE` (`order`, `reverse`, `shuffle:SEED`) and `$ASCENDC_SCHEDULE_CHECK` (a
+/// number of schedules), as `ascendc run --schedule / --schedule-check` set them.
+fn schedule_env() -> Result<(Option<Schedule>, Option<usize>), String> {
+    let schedule = match std::env::var("ASCENDC_SCHEDULE") {
+        Ok(s) => Some(Schedule::parse(&s).ok_or_else(|| {
+            format!("ASCENDC_SCHEDULE={s} is not a schedule (order, reverse, shuffle:SEED)")
+        })?),
+        Err(_) => None,
+    };
+    let check = match std::env::var("ASCENDC_SCHEDULE_CHECK") {
+        Ok(n) => Some(n.parse().ok().filter(|&n| n >= 2).ok_or_else(|| {
+            format!("ASCENDC_SCHEDULE_CHECK={n} is not a number of schedules (2 or more)")
+        })?),
+        Err(_) => None,
+    };
+    Ok((schedule, check))
+}
+
 /// Runs `block_dim` blocks of a kernel, each calling `block(ctx)` on its own simulated core, and
 /// prints the launch's diagnostics and errors to stderr (with `$ASCENDC_REPORT` set, also a summary
 /// of cores and instructions per pipe). Returns 0 when every block succeeded.
@@ -59,7 +77,7 @@ pub unsafe extern "C" fn ascendc_launch(
 ) -> i32 {
     let name = CStr::from_ptr(name).to_string_lossy();
     let at = loc.source();
-    let profile = match profile() {
+    let (profile, (schedule, check)) = match profile().and_then(|p| Ok((p, schedule_env()?))) {
         Ok(p) => p,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -67,10 +85,13 @@ pub unsafe extern "C" fn ascendc_launch(
         }
     };
     let ctx = ctx as usize;
-    let launch = Launch::new(block_dim)
+    let mut launch = Launch::new(block_dim)
         .profile(profile)
         .kernel_mode(kernel_mode());
-    let result = launch.run(|| {
+    if let Some(s) = schedule {
+        launch = launch.schedule(s);
+    }
+    let kernel = || {
         // SAFETY: the caller guarantees `block` may run concurrently with `ctx`.
         if unsafe { block(ctx as *mut c_void) } == 0 {
             return Ok(());
@@ -84,7 +105,26 @@ pub unsafe extern "C" fn ascendc_launch(
         });
         e.block.get_or_insert(get_block_idx());
         Err(e)
-    });
+    };
+    let mut order_dependent = false;
+    let result = match check {
+        None => launch.run(kernel),
+        Some(n) => {
+            let buffers = crate::gm::live_buffers();
+            let refs: Vec<&ascendc::GmBuffer> = buffers.iter().collect();
+            launch.schedule_check(n, &refs, kernel).map(|c| {
+                eprintln!("kernel `{name}`: {c}");
+                order_dependent = !c.differences.iter().all(|d| d.summation_order_only);
+                c.report
+            })
+        }
+    };
+    if order_dependent {
+        eprintln!(
+            "error: kernel `{name}` launched at {at}: its GM output depends on the block schedule"
+        );
+        return 1;
+    }
     match result {
         Ok(report) if std::env::var_os("ASCENDC_REPORT").is_some() => {
             eprintln!("kernel `{name}`: {report}");

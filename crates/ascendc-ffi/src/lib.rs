@@ -17,6 +17,7 @@ pub mod debug;
 pub mod gm;
 pub mod launch;
 pub mod local_alloc;
+pub mod multicore;
 pub mod pipe;
 pub mod reduce;
 pub mod scalar;

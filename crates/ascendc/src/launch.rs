@@ -7,10 +7,12 @@ use crate::core::memory::LocalMemory;
 use crate::core::trace::{Pipe, Trace};
 use crate::core::{Core, CoreId, CoreKind, CoreOptions, CountRounding};
 use crate::error::{Category, Diagnostic, Result, Severity, SimError};
+use crate::multicore::sched::{self, Sched};
+use crate::multicore::schedule::Schedule;
+use crate::multicore::CoreSync;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Which cores each block uses on products with separate cube and vector cores (A2/A3)
 /// (`SetKernelMode`). Coupled products run one AI Core per block in every mode.
@@ -36,6 +38,7 @@ pub struct Launch {
     threads: Option<usize>,
     options: CoreOptions,
     check_hazards: bool,
+    schedule: Option<Schedule>,
 }
 
 /// What each core did.
@@ -51,6 +54,8 @@ pub struct BlockReport {
     pub trace: Trace,
     /// Warnings and notes.
     pub diagnostics: Vec<Diagnostic>,
+    /// Cross-core ordering and atomic-mode record (for the inter-block race check).
+    pub sync: CoreSync,
 }
 
 impl BlockReport {
@@ -160,6 +165,7 @@ impl Launch {
             threads: None,
             options: CoreOptions::default(),
             check_hazards: false,
+            schedule: None,
         }
     }
 
@@ -175,31 +181,47 @@ impl Launch {
         self
     }
 
-    /// The cores of the launch, in order.
-    fn cores(&self) -> Vec<CoreId> {
+    /// Runs one core at a time, choosing at every block start and cross-core synchronisation
+    /// point the runnable core `schedule` names (deterministic: the same schedule gives the same
+    /// run). Without it, blocks run in parallel on host threads.
+    pub fn schedule(mut self, schedule: Schedule) -> Launch {
+        self.schedule = Some(schedule);
+        self
+    }
+
+    /// The schedule set with [`Launch::schedule`], if any.
+    pub fn get_schedule(&self) -> Option<Schedule> {
+        self.schedule
+    }
+
+    /// The cores of the launch, in order, each with its AI Core (block group) index.
+    fn cores(&self) -> Vec<(CoreId, u32)> {
         let mut cores = Vec::new();
         for b in 0..self.block_dim {
             if !self.profile.separated {
-                cores.push(CoreId::single(CoreKind::AiCore, b));
+                cores.push((CoreId::single(CoreKind::AiCore, b), b));
                 continue;
             }
             match self.mode {
-                KernelMode::Aiv => cores.push(CoreId::single(CoreKind::Aiv, b)),
-                KernelMode::Aic => cores.push(CoreId::single(CoreKind::Aic, b)),
+                KernelMode::Aiv => cores.push((CoreId::single(CoreKind::Aiv, b), b)),
+                KernelMode::Aic => cores.push((CoreId::single(CoreKind::Aic, b), b)),
                 KernelMode::MixAic1_1 => {
-                    cores.push(CoreId::single(CoreKind::Aic, b));
-                    cores.push(CoreId::single(CoreKind::Aiv, b));
+                    cores.push((CoreId::single(CoreKind::Aic, b), b));
+                    cores.push((CoreId::single(CoreKind::Aiv, b), b));
                 }
                 KernelMode::Mix => {
-                    cores.push(CoreId::single(CoreKind::Aic, b));
+                    cores.push((CoreId::single(CoreKind::Aic, b), b));
                     for sub in 0..2 {
-                        cores.push(CoreId {
-                            kind: CoreKind::Aiv,
-                            index: 2 * b + sub,
-                            block_idx: 2 * b + sub,
-                            sub_block_idx: sub,
-                            task_ratio: 2,
-                        });
+                        cores.push((
+                            CoreId {
+                                kind: CoreKind::Aiv,
+                                index: 2 * b + sub,
+                                block_idx: 2 * b + sub,
+                                sub_block_idx: sub,
+                                task_ratio: 2,
+                            },
+                            b,
+                        ));
                     }
                 }
             }
@@ -297,36 +319,59 @@ impl Launch {
                 block: None,
             });
         }
-        let cores = self.cores();
+        let (cores, group): (Vec<CoreId>, Vec<u32>) = self.cores().into_iter().unzip();
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .min(cores.len());
+        let resident = match (self.profile.separated, self.mode) {
+            (false, _) => (self.profile.ai_cores, "AI Cores"),
+            (true, KernelMode::Aiv) => (self.profile.vector_cores, "vector cores (AIV)"),
+            (true, _) => (self.profile.ai_cores, "AI Cores (one AIC each)"),
+        };
+        let sched = Arc::new(Sched::new(
+            cores.clone(),
+            group,
+            self.block_dim,
+            resident,
+            self.schedule,
+        ));
         type Outcome = (usize, BlockReport, Option<SimError>);
         let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::with_capacity(cores.len()));
-        let next = AtomicU32::new(0);
+        let one = |i: usize, memory: Option<LocalMemory>| -> LocalMemory {
+            sched::install(sched.clone(), i);
+            let (b, e, m) = self.run_block(cores[i], i, &kernel, memory);
+            sched::uninstall();
+            results
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((i, b, e));
+            sched.finish(i);
+            m
+        };
         let worker = || {
             let mut memory = None;
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                if i >= cores.len() {
-                    break;
-                }
-                let (b, e, m) = self.run_block(cores[i], &kernel, memory.take());
-                memory = Some(m);
-                results
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((i, b, e));
+            while let Some(i) = sched.next_core() {
+                memory = Some(one(i, memory.take()));
             }
         };
-        if threads <= 1 {
+        let own_thread = |i: usize| {
+            sched.begin(i);
+            one(i, None);
+        };
+        if cores.len() == 1 && !sched.scheduled() {
             worker();
         } else {
             std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(worker);
-                }
+                sched.drive(
+                    threads,
+                    || {
+                        s.spawn(worker);
+                    },
+                    |i| {
+                        s.spawn(move || own_thread(i));
+                    },
+                );
             });
         }
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -361,21 +406,20 @@ impl Launch {
     fn run_block<F>(
         &self,
         id: CoreId,
+        index: usize,
         kernel: &F,
         memory: Option<LocalMemory>,
     ) -> (BlockReport, Option<SimError>, LocalMemory)
     where
         F: Fn() -> Result<()> + Sync,
     {
-        context::install(Core::with_memory(
-            self.profile,
-            id,
-            self.block_dim,
-            self.options,
-            memory,
-        ));
+        let mut core = Core::with_memory(self.profile, id, self.block_dim, self.options, memory);
+        core.sync.core_index = index;
+        core.sync.mixed = matches!(self.mode, KernelMode::Mix | KernelMode::MixAic1_1);
+        context::install(core);
         let outcome = catch_unwind(AssertUnwindSafe(kernel));
-        let core = context::take().expect("the block's core is installed");
+        let mut core = context::take().expect("the block's core is installed");
+        let sync = std::mem::take(&mut core.sync);
         let (trace, diagnostics, first, memory) = core.finish();
         let error = match outcome {
             Ok(Ok(())) => first,
@@ -403,6 +447,7 @@ impl Launch {
                 instr_counts: trace.counts(),
                 trace,
                 diagnostics,
+                sync,
             },
             error,
             memory,

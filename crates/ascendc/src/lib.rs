@@ -40,6 +40,7 @@ pub mod dtype;
 pub mod error;
 pub mod gm;
 pub mod launch;
+pub mod multicore;
 pub mod numeric;
 pub mod position;
 
@@ -76,6 +77,13 @@ pub use dtype::{bf16, f16, DType, Element};
 pub use error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
 pub use gm::{GmAddr, GmBuffer};
 pub use launch::{KernelMode, Launch, LaunchError, LaunchReport};
+pub use multicore::api::{
+    cross_core_set_flag, cross_core_wait_flag, disable_dma_atomic, ib_set, ib_wait, set_atomic_add,
+    set_atomic_max, set_atomic_min, set_atomic_none, set_atomic_type, sync_all, sync_all_mix,
+    sync_all_soft,
+};
+pub use multicore::schedule::Schedule;
+pub use multicore::schedule_check::{ScheduleCheck, ScheduleDifference};
 pub use numeric::RoundMode;
 pub use position::{QuePosition, TPosition};
 

@@ -1,86 +1,127 @@
-//! GM bytes written by more than one block.
+//! Inter-block GM races: bytes that two cores touch, at least one writing, with no cross-core
+//! synchronisation (`SyncAll`, `IBSet`/`IBWait`, `CrossCoreSetFlag`/`CrossCoreWaitFlag`)
+//! ordering the accesses and not both atomic writes.
 
 use crate::core::trace::Space;
-use crate::error::{Category, Diagnostic, Severity};
+use crate::error::{Category, Diagnostic, Severity, SourceLoc};
 use crate::launch::BlockReport;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-/// One GM byte run written by a block.
+/// One GM byte run touched by a core.
 #[derive(Debug, Clone, Copy)]
 struct Run {
     start: u64,
     end: u64,
-    block: u32,
+    /// Index of the core's report.
+    core: usize,
+    /// Instruction index in the core's record.
+    instr: u32,
+    write: bool,
+    atomic: bool,
+    api: &'static str,
+    location: SourceLoc,
 }
 
-/// Finds GM bytes written by more than one block (the device gives no order between cores, so
-/// the final contents depend on timing). Reports at most one diagnostic per pair of blocks and
-/// allocation, naming the first overlapping byte range and the instructions' source lines.
+/// True when access `a` happens before access `b` (of another core) by the launch's
+/// synchronisation: `b`'s core had synchronised with `a`'s core after `a`.
+fn before(blocks: &[BlockReport], a: &Run, b: &Run) -> bool {
+    let n = blocks.len();
+    let ca = blocks[a.core].sync.clock_at(a.instr, a.core, n);
+    let cb = blocks[b.core].sync.clock_at(b.instr, b.core, n);
+    ca[a.core] <= cb[a.core]
+}
+
+/// Finds GM bytes two cores touch (at least one writing) in an order the launch's
+/// synchronisation leaves open — the device gives no order between cores, so the result
+/// depends on timing — except when both are atomic writes (`SetAtomicAdd` …). Reports at most
+/// one diagnostic per pair of cores and allocation, naming the first overlapping byte range and
+/// both sides' API and source line.
 pub fn multi_core_gm_overlap(blocks: &[BlockReport]) -> Vec<Diagnostic> {
-    let mut runs: HashMap<u64, Vec<(Run, usize)>> = HashMap::new();
-    let mut sites = Vec::new();
-    for b in blocks {
-        for ins in b.trace.instructions() {
+    let mut runs: HashMap<u64, Vec<Run>> = HashMap::new();
+    for (c, b) in blocks.iter().enumerate() {
+        for (i, ins) in b.trace.instructions().iter().enumerate() {
             for acc in b.trace.accesses(ins) {
                 let Space::Gm(region) = acc.space else {
                     continue;
                 };
-                if !acc.write || acc.len == 0 {
+                if acc.len == 0 {
                     continue;
                 }
-                sites.push((ins.api, ins.location));
-                let site = sites.len() - 1;
+                let atomic = acc.write && b.sync.atomic_at(i as u32).op.is_some();
                 let list = runs.entry(region).or_default();
-                for r in 0..acc.repeats as u64 {
-                    for k in 0..acc.blocks as u64 {
-                        let start = acc.base + r * acc.repeat_stride + k * acc.block_stride;
-                        list.push((
-                            Run {
-                                start,
-                                end: start + acc.len as u64,
-                                block: b.block_idx,
-                            },
-                            site,
-                        ));
-                    }
+                for (start, end) in super::runs(acc) {
+                    list.push(Run {
+                        start,
+                        end,
+                        core: c,
+                        instr: i as u32,
+                        write: acc.write,
+                        atomic,
+                        api: ins.api,
+                        location: ins.location,
+                    });
                 }
             }
         }
     }
     let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (region, mut list) in runs {
-        list.sort_by_key(|(r, _)| r.start);
-        // Sweep keeping the furthest-reaching run of each block seen so far.
-        let mut reach: Vec<(Run, usize)> = Vec::new();
-        for (run, site) in list {
-            reach.retain(|(r, _)| r.end > run.start);
-            for (other, osite) in &reach {
-                if other.block != run.block
-                    && seen.insert((
-                        region,
-                        other.block.min(run.block),
-                        other.block.max(run.block),
-                    ))
+    let mut seen = HashSet::new();
+    let mut regions: Vec<u64> = runs.keys().copied().collect();
+    regions.sort_unstable();
+    for region in regions {
+        let mut list = runs.remove(&region).unwrap_or_default();
+        if !list.iter().any(|r| r.write) {
+            continue;
+        }
+        list.sort_by_key(|r| r.start);
+        // Sweep keeping the runs that reach past the current start.
+        let mut reach: Vec<Run> = Vec::new();
+        for run in list {
+            reach.retain(|r| r.end > run.start);
+            for other in &reach {
+                if other.core == run.core
+                    || !(other.write || run.write)
+                    || (other.atomic && run.atomic)
                 {
-                    let (a, b) = (sites[*osite], sites[site]);
-                    let lo = run.start.max(other.start);
-                    let hi = run.end.min(other.end);
-                    out.push(Diagnostic {
-                        severity: Severity::Warning,
-                        category: Category::Sync,
-                        api: b.0,
-                        message: format!(
-                            "blocks {} and {} both write GM bytes {lo}..{hi} of allocation #{region} \
-                             ({} at {}, {} at {}); the result depends on which core finishes last",
-                            other.block, run.block, a.0, a.1, b.0, b.1
-                        ),
-                        location: Some(b.1),
-                        block: Some(run.block),
-                    });
+                    continue;
                 }
+                let key = (region, other.core.min(run.core), other.core.max(run.core));
+                if seen.contains(&key) || before(blocks, other, &run) || before(blocks, &run, other)
+                {
+                    continue;
+                }
+                seen.insert(key);
+                let (lo, hi) = (run.start.max(other.start), run.end.min(other.end));
+                let b = &blocks[run.core];
+                let (first, second) = if other.write {
+                    (other, &run)
+                } else {
+                    (&run, other)
+                };
+                let (fa, fb) = (&blocks[first.core], &blocks[second.core]);
+                let what = if second.write {
+                    format!("blocks {} and {} both write", fa.block_idx, fb.block_idx)
+                } else {
+                    format!(
+                        "block {} writes and block {} reads",
+                        fa.block_idx, fb.block_idx
+                    )
+                };
+                out.push(Diagnostic {
+                    severity: Severity::Warning,
+                    category: Category::Sync,
+                    api: run.api,
+                    message: format!(
+                        "{what} GM bytes {lo}..{hi} of allocation #{region} ({}: {} at {}; {}: {} at {}) \
+                         with no SyncAll or cross-core flag ordering them and not both atomic: \
+                         the result depends on which core gets there first",
+                        fa.core, first.api, first.location, fb.core, second.api, second.location
+                    ),
+                    location: Some(run.location),
+                    block: Some(b.block_idx),
+                });
             }
-            reach.push((run, site));
+            reach.push(run);
         }
     }
     out.sort_by_key(|d| d.block);

@@ -4,6 +4,7 @@ use super::trace::{Access, Space};
 use super::Core;
 use crate::error::{Category, Result, SimError};
 use crate::gm::GmAddr;
+use crate::multicore::atomic;
 use crate::position::Hardware;
 
 /// One side of a copy.
@@ -136,6 +137,20 @@ pub fn copy(
                 let d = (da + i * b.dst_stride) as usize;
                 // SAFETY: both extents were checked above; GM and local memory never overlap.
                 unsafe { std::ptr::copy_nonoverlapping(s, mem[d..d + len].as_mut_ptr(), len) };
+            }
+        }
+        (Endpoint::Gm(g, go), Endpoint::Local(sh, sa)) if core.sync.atomic.op.is_some() => {
+            let (op, dtype) = core
+                .sync
+                .atomic
+                .check_write(core.profile, api, sh, len as u64)?;
+            let sat = core.options.fp16_saturation;
+            let mem = core.mem.bytes(sh);
+            for i in 0..count as u64 {
+                let s = (sa + i * b.src_stride) as usize;
+                let d = g.ptr((go + i * b.dst_stride) as usize);
+                // SAFETY: the destination extent was checked above and lies in `g`'s allocation.
+                unsafe { atomic::apply(g.region_id(), d, &mem[s..s + len], op, dtype, sat) };
             }
         }
         (Endpoint::Gm(g, go), Endpoint::Local(sh, sa)) => {

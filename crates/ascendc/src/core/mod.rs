@@ -120,6 +120,8 @@ pub struct Core {
     pub pad_register: Option<u64>,
     /// The system workspace `SetSysWorkspace` recorded (`GetSysWorkSpacePtr`).
     pub sys_workspace: Option<crate::gm::GmAddr>,
+    /// Cross-core state: GM atomic mode and the ordering record of the race check.
+    pub sync: crate::multicore::CoreSync,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -165,6 +167,7 @@ impl Core {
             options,
             pad_register: None,
             sys_workspace: None,
+            sync: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],

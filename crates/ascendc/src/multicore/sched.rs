@@ -1,0 +1,742 @@
+//! The launch scheduler: which cores of a launch have started, run, wait or have finished; the
+//! cross-core synchronisation state (SyncAll barriers, IBSet slots, CrossCoreSetFlag counters);
+//! the vector clocks that order GM accesses between cores; and deadlock detection.
+//!
+//! Two ways of running, chosen by the launch:
+//! * free (no schedule): a pool of worker threads takes unstarted cores; a core that waits for
+//!   another keeps its thread and the pool gets one more worker while unstarted cores remain, so
+//!   every core that can be waited for eventually runs;
+//! * scheduled ([`Schedule`]): one core runs at a time, the schedule picks the next at every start
+//!   and synchronisation point.
+//!
+//! In both, a state in which no core runs, none can start and no waiting core's condition holds
+//! is a deadlock: every waiting core fails with what it waits for.
+
+use super::schedule::{pick, Schedule};
+use crate::core::{CoreId, CoreKind};
+use crate::error::{Category, Result, SimError, SourceLoc};
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+/// A vector clock: per core of the launch, the latest of its epochs this core is ordered after.
+pub type Clock = Vec<u32>;
+
+/// What a waiting core waits for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum WaitOn {
+    /// A barrier to pass generation `gen`.
+    Barrier { key: BarrierKey, gen: u64 },
+    /// An `IBSet` of block `block`, event `event` (GM slot `slot` of allocation `region`).
+    Ib {
+        region: u64,
+        slot: usize,
+        block: i32,
+        event: i32,
+    },
+    /// A `CrossCoreSetFlag` counter of this core to become non-zero.
+    Flag { flag: u8, mode: u8 },
+}
+
+/// One barrier: the hardware SyncAll of the vector cores or of all cores, or a software SyncAll
+/// on a GM workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum BarrierKey {
+    /// `SyncAll<true>()`: every vector core (every core on coupled products).
+    Vector,
+    /// `SyncAll<false>()`: every core of the launch.
+    All,
+    /// `SyncAll(gmWorkspace, ubWorkspace, usedCores)` on a workspace at (allocation, byte).
+    Soft(u64, usize),
+}
+
+#[derive(Debug, Clone)]
+struct Wait {
+    on: WaitOn,
+    api: &'static str,
+    loc: SourceLoc,
+}
+
+#[derive(Debug, Clone)]
+enum Status {
+    Unstarted,
+    Running,
+    /// Scheduled mode: parked at a synchronisation point, runnable, waiting for the baton.
+    Ready,
+    Waiting(Wait),
+    Finished,
+}
+
+#[derive(Debug, Default)]
+struct Barrier {
+    participants: Vec<usize>,
+    arrived: Vec<usize>,
+    gen: u64,
+    merged: Clock,
+    released: Clock,
+}
+
+/// A group of `CrossCoreSetFlag` calls that completes together: (mode, AI Core, flag, set by
+/// the AIC).
+type FlagGroup = (u8, u32, u8, bool);
+
+struct State {
+    status: Vec<Status>,
+    unstarted: VecDeque<usize>,
+    running: usize,
+    finished: usize,
+    spawn_workers: usize,
+    start_threads: Vec<usize>,
+    baton: Option<usize>,
+    rng: u64,
+    deadlock: bool,
+    barriers: HashMap<BarrierKey, Barrier>,
+    /// Per core and flag ID: one clock per pending count of the flag's counter.
+    flags: Vec<[VecDeque<Clock>; 16]>,
+    /// Pending `CrossCoreSetFlag` calls of a group that completes together: (mode, group, flag,
+    /// setter kind) → per member, the clocks of its sets not yet matched.
+    flag_sets: HashMap<FlagGroup, HashMap<usize, VecDeque<Clock>>>,
+    /// Clocks published by `IBSet`, per GM slot.
+    ib: HashMap<(u64, usize), Clock>,
+    clocks: Vec<Clock>,
+}
+
+/// The shared scheduler of one launch.
+pub(crate) struct Sched {
+    state: Mutex<State>,
+    cv: Condvar,
+    /// The cores of the launch, in launch order.
+    pub cores: Vec<CoreId>,
+    /// The AI Core (block group) of each core.
+    group: Vec<u32>,
+    /// `blockDim`.
+    pub block_dim: u32,
+    /// How many blocks of this launch's mode the product can hold at once.
+    pub resident_limit: (u32, &'static str),
+    schedule: Option<Schedule>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<(Arc<Sched>, usize)>> = const { RefCell::new(None) };
+}
+
+/// Makes `(sched, core)` the scheduler and launch core index of this thread.
+pub(crate) fn install(sched: Arc<Sched>, core: usize) {
+    CURRENT.with(|c| *c.borrow_mut() = Some((sched, core)));
+}
+
+/// Removes this thread's scheduler.
+pub(crate) fn uninstall() {
+    CURRENT.with(|c| *c.borrow_mut() = None);
+}
+
+/// This thread's scheduler and core index.
+pub(crate) fn current(api: &'static str) -> Result<(Arc<Sched>, usize)> {
+    CURRENT.with(|c| c.borrow().clone()).ok_or_else(|| {
+        SimError::new(
+            Category::Launch,
+            api,
+            "called outside a kernel launch: run the kernel with ascendc::Launch",
+        )
+    })
+}
+
+impl Sched {
+    /// A scheduler for `cores` (launch order) grouped by AI Core in `group`.
+    pub(crate) fn new(
+        cores: Vec<CoreId>,
+        group: Vec<u32>,
+        block_dim: u32,
+        resident_limit: (u32, &'static str),
+        schedule: Option<Schedule>,
+    ) -> Sched {
+        let n = cores.len();
+        let unstarted: VecDeque<usize> = match schedule {
+            Some(Schedule::Reverse) => (0..n).rev().collect(),
+            _ => (0..n).collect(),
+        };
+        let clocks = (0..n)
+            .map(|i| {
+                let mut c = vec![0; n];
+                c[i] = 1;
+                c
+            })
+            .collect();
+        Sched {
+            state: Mutex::new(State {
+                status: vec![Status::Unstarted; n],
+                unstarted,
+                running: 0,
+                finished: 0,
+                spawn_workers: 0,
+                start_threads: Vec::new(),
+                baton: None,
+                rng: match schedule {
+                    Some(Schedule::Shuffle(s)) => s,
+                    _ => 0,
+                },
+                deadlock: false,
+                barriers: HashMap::new(),
+                flags: (0..n).map(|_| Default::default()).collect(),
+                flag_sets: HashMap::new(),
+                ib: HashMap::new(),
+                clocks,
+            }),
+            cv: Condvar::new(),
+            cores,
+            group,
+            block_dim,
+            resident_limit,
+            schedule,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'a>(&self, g: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        self.cv.wait(g).unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// True when the launch runs one core at a time under a schedule.
+    pub(crate) fn scheduled(&self) -> bool {
+        self.schedule.is_some()
+    }
+
+    // ---- the launch side ----
+
+    /// Drives the launch on the calling thread: `spawn_worker` starts a pool worker (free mode),
+    /// `spawn_core` a thread for one core (scheduled mode). Returns when every core finished.
+    pub(crate) fn drive(
+        &self,
+        workers: usize,
+        mut spawn_worker: impl FnMut(),
+        mut spawn_core: impl FnMut(usize),
+    ) {
+        let mut st = self.lock();
+        if self.scheduled() {
+            self.hand_over(&mut st);
+        } else {
+            st.spawn_workers = workers.max(1);
+        }
+        loop {
+            if st.spawn_workers > 0 {
+                st.spawn_workers -= 1;
+                drop(st);
+                spawn_worker();
+                st = self.lock();
+                continue;
+            }
+            if let Some(i) = st.start_threads.pop() {
+                drop(st);
+                spawn_core(i);
+                st = self.lock();
+                continue;
+            }
+            if st.finished == self.cores.len() {
+                return;
+            }
+            st = self.wait(st);
+        }
+    }
+
+    /// Free mode: the next core for a pool worker, marked running (`None`: all started).
+    pub(crate) fn next_core(&self) -> Option<usize> {
+        let mut st = self.lock();
+        let Some(i) = st.unstarted.pop_front() else {
+            // A worker added for a waiting core found nothing left: every core has started.
+            self.detect(&mut st);
+            return None;
+        };
+        st.status[i] = Status::Running;
+        st.running += 1;
+        Some(i)
+    }
+
+    /// Scheduled mode: blocks the core's own thread until the schedule starts it.
+    pub(crate) fn begin(&self, me: usize) {
+        let mut st = self.lock();
+        while st.baton != Some(me) {
+            st = self.wait(st);
+        }
+        st.status[me] = Status::Running;
+        st.running += 1;
+    }
+
+    /// Marks a core finished (whatever its outcome).
+    pub(crate) fn finish(&self, me: usize) {
+        let mut st = self.lock();
+        st.status[me] = Status::Finished;
+        st.running -= 1;
+        st.finished += 1;
+        if self.scheduled() {
+            self.hand_over(&mut st);
+        } else {
+            self.detect(&mut st);
+        }
+        self.cv.notify_all();
+    }
+
+    // ---- the kernel side ----
+
+    /// Checks the rule every cross-core synchronisation needs: all blocks resident at once.
+    pub(crate) fn check_resident(&self, api: &'static str) -> Result<()> {
+        let (limit, what) = self.resident_limit;
+        if self.block_dim > limit {
+            return Err(SimError::new(
+                Category::Launch,
+                api,
+                format!(
+                    "a kernel that synchronises across cores needs every block resident at once: blockDim {} exceeds the {limit} {what} of the product (blockDim must not exceed the core count)",
+                    self.block_dim
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The vector clock of core `me` now.
+    pub(crate) fn clock(&self, me: usize) -> Clock {
+        self.lock().clocks[me].clone()
+    }
+
+    /// The core indices of a hardware barrier's participants.
+    fn participants(&self, key: BarrierKey, used: usize) -> Vec<usize> {
+        (0..self.cores.len())
+            .filter(|&i| {
+                let c = self.cores[i];
+                match key {
+                    BarrierKey::All => true,
+                    BarrierKey::Vector => c.kind != CoreKind::Aic,
+                    BarrierKey::Soft(..) => {
+                        c.kind != CoreKind::Aic && (c.block_idx as usize) < used
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Arrives at a barrier and waits until every participant has (`SyncAll`). `used` is the
+    /// number of participating blocks of a software barrier.
+    pub(crate) fn barrier(
+        &self,
+        me: usize,
+        key: BarrierKey,
+        used: usize,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let mut st = self.lock();
+        let participants = self.participants(key, used);
+        if !participants.contains(&me) {
+            return Err(SimError::new(
+                Category::Sync,
+                api,
+                format!("{} does not take part in this barrier", self.cores[me]),
+            ));
+        }
+        let clock = st.clocks[me].clone();
+        st.clocks[me][me] += 1;
+        let b = st.barriers.entry(key).or_default();
+        if b.participants.is_empty() {
+            b.participants = participants;
+            b.merged = vec![0; self.cores.len()];
+        }
+        merge(&mut b.merged, &clock);
+        b.arrived.push(me);
+        let gen = b.gen;
+        if b.arrived.len() == b.participants.len() {
+            b.gen += 1;
+            b.arrived.clear();
+            b.released = std::mem::replace(&mut b.merged, vec![0; self.cores.len()]);
+            self.cv.notify_all();
+        }
+        let mut st = self.block_on(st, me, WaitOn::Barrier { key, gen }, api, loc)?;
+        let released = st.barriers[&key].released.clone();
+        merge(&mut st.clocks[me], &released);
+        Ok(())
+    }
+
+    /// `IBSet`: publishes this core's clock for slot (`region`, `slot`); `set` writes the GM
+    /// flag while the scheduler lock is held.
+    pub(crate) fn ib_set(
+        &self,
+        me: usize,
+        region: u64,
+        slot: usize,
+        set: impl FnOnce() -> Result<()>,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let mut st = self.lock();
+        set()?;
+        let clock = st.clocks[me].clone();
+        st.clocks[me][me] += 1;
+        let e = st
+            .ib
+            .entry((region, slot))
+            .or_insert_with(|| vec![0; self.cores.len()]);
+        merge(e, &clock);
+        self.cv.notify_all();
+        self.yield_point(st, me, api, loc).map(drop)
+    }
+
+    /// `IBWait`: waits until an `IBSet` of the slot; passes at once when `already()` (the GM flag
+    /// already reads 1, read under the scheduler lock).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn ib_wait(
+        &self,
+        me: usize,
+        region: u64,
+        slot: usize,
+        block: i32,
+        event: i32,
+        already: impl FnOnce() -> Result<bool>,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let st = self.lock();
+        if st.deadlock {
+            return Err(SimError::new(Category::Sync, api, "the launch is deadlocked").at(loc));
+        }
+        if !st.ib.contains_key(&(region, slot)) && already()? {
+            return self.yield_point(st, me, api, loc).map(drop);
+        }
+        let on = WaitOn::Ib {
+            region,
+            slot,
+            block,
+            event,
+        };
+        let mut st = self.block_on(st, me, on, api, loc)?;
+        if let Some(c) = st.ib.get(&(region, slot)).cloned() {
+            merge(&mut st.clocks[me], &c);
+        }
+        Ok(())
+    }
+
+    /// The cores a `CrossCoreSetFlag` of `me` in `mode` counts towards, and the cores whose
+    /// counters it raises once the group is complete: (members that must all set, receivers).
+    fn flag_group(&self, me: usize, mode: u8) -> (Vec<usize>, Vec<usize>) {
+        let c = self.cores[me];
+        let all = 0..self.cores.len();
+        match mode {
+            0 => {
+                let same: Vec<usize> = all.filter(|&i| self.cores[i].kind == c.kind).collect();
+                (same.clone(), same)
+            }
+            1 => {
+                let sib: Vec<usize> = all
+                    .filter(|&i| {
+                        self.cores[i].kind == CoreKind::Aiv && self.group[i] == self.group[me]
+                    })
+                    .collect();
+                (sib.clone(), sib)
+            }
+            _ => {
+                let in_group = |k: CoreKind| -> Vec<usize> {
+                    (0..self.cores.len())
+                        .filter(|&i| self.cores[i].kind == k && self.group[i] == self.group[me])
+                        .collect()
+                };
+                if c.kind == CoreKind::Aic {
+                    (vec![me], in_group(CoreKind::Aiv))
+                } else {
+                    (in_group(CoreKind::Aiv), in_group(CoreKind::Aic))
+                }
+            }
+        }
+    }
+
+    /// `CrossCoreSetFlag<mode>(flag)`: counts this core's set; when every member of the group
+    /// has set the flag, raises the flag counter of each receiver.
+    pub(crate) fn cross_set(
+        &self,
+        me: usize,
+        mode: u8,
+        flag: u8,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let (members, receivers) = self.flag_group(me, mode);
+        let mut st = self.lock();
+        let clock = st.clocks[me].clone();
+        st.clocks[me][me] += 1;
+        let key = (
+            mode,
+            if mode == 0 { 0 } else { self.group[me] },
+            flag,
+            self.cores[me].kind == CoreKind::Aic,
+        );
+        let pending = st.flag_sets.entry(key).or_default();
+        pending.entry(me).or_default().push_back(clock);
+        if members
+            .iter()
+            .all(|m| pending.get(m).is_some_and(|q| !q.is_empty()))
+        {
+            let mut merged = vec![0; self.cores.len()];
+            for m in &members {
+                let c = pending
+                    .get_mut(m)
+                    .and_then(|q| q.pop_front())
+                    .expect("checked non-empty");
+                merge(&mut merged, &c);
+            }
+            for r in receivers {
+                let q = &mut st.flags[r][flag as usize];
+                if q.len() >= 15 {
+                    return Err(SimError::new(
+                        Category::Sync,
+                        api,
+                        format!(
+                            "flag {flag} counter of {} would exceed 15: it was set {} times without a CrossCoreWaitFlag",
+                            self.cores[r],
+                            q.len()
+                        ),
+                    ));
+                }
+                q.push_back(merged.clone());
+            }
+            self.cv.notify_all();
+        }
+        self.yield_point(st, me, api, loc).map(drop)
+    }
+
+    /// `CrossCoreWaitFlag<mode>(flag)`: waits until this core's counter of `flag` is non-zero,
+    /// then takes one count.
+    pub(crate) fn cross_wait(
+        &self,
+        me: usize,
+        mode: u8,
+        flag: u8,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let st = self.lock();
+        let mut st = self.block_on(st, me, WaitOn::Flag { flag, mode }, api, loc)?;
+        let c = st.flags[me][flag as usize]
+            .pop_front()
+            .expect("ready means non-zero");
+        merge(&mut st.clocks[me], &c);
+        Ok(())
+    }
+
+    // ---- waiting, scheduling and deadlock detection ----
+
+    fn ready(&self, st: &State, me: usize, on: &WaitOn) -> bool {
+        match on {
+            WaitOn::Barrier { key, gen } => st.barriers.get(key).is_some_and(|b| b.gen > *gen),
+            WaitOn::Ib { region, slot, .. } => st.ib.contains_key(&(*region, *slot)),
+            WaitOn::Flag { flag, .. } => !st.flags[me][*flag as usize].is_empty(),
+        }
+    }
+
+    fn block_on<'a>(
+        &'a self,
+        mut st: MutexGuard<'a, State>,
+        me: usize,
+        on: WaitOn,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<MutexGuard<'a, State>> {
+        let wait = Wait {
+            on: on.clone(),
+            api,
+            loc,
+        };
+        st.status[me] = Status::Waiting(wait.clone());
+        st.running -= 1;
+        if self.scheduled() {
+            self.hand_over(&mut st);
+        } else if !st.unstarted.is_empty() {
+            // Keep the pool's width: another worker takes the next unstarted core.
+            st.spawn_workers += 1;
+            self.cv.notify_all();
+        }
+        loop {
+            if st.deadlock {
+                let msg = self.edge(&st, me, &wait);
+                st.status[me] = Status::Running;
+                st.running += 1;
+                return Err(SimError::new(Category::Sync, api, msg).at(loc));
+            }
+            let go = if self.scheduled() {
+                st.baton == Some(me)
+            } else {
+                self.ready(&st, me, &on)
+            };
+            if go {
+                st.status[me] = Status::Running;
+                st.running += 1;
+                return Ok(st);
+            }
+            if !self.scheduled() {
+                self.detect(&mut st);
+                if st.deadlock {
+                    continue;
+                }
+            }
+            st = self.wait(st);
+        }
+    }
+
+    /// A synchronisation point where the core stays runnable: under a schedule another runnable
+    /// core may continue first.
+    fn yield_point<'a>(
+        &'a self,
+        mut st: MutexGuard<'a, State>,
+        me: usize,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<MutexGuard<'a, State>> {
+        if self.scheduled() && !st.deadlock {
+            st.status[me] = Status::Ready;
+            st.running -= 1;
+            self.hand_over(&mut st);
+            while st.baton != Some(me) && !st.deadlock {
+                st = self.wait(st);
+            }
+            st.status[me] = Status::Running;
+            st.running += 1;
+        }
+        if st.deadlock {
+            return Err(SimError::new(Category::Sync, api, "the launch is deadlocked").at(loc));
+        }
+        Ok(st)
+    }
+
+    /// Scheduled mode: gives the baton to the runnable core the schedule picks, starting its
+    /// thread if it has not started; flags a deadlock when nothing can run but cores wait.
+    fn hand_over(&self, st: &mut State) {
+        let mut cand = Vec::new();
+        for (i, s) in st.status.iter().enumerate() {
+            let ok = match s {
+                Status::Unstarted => st.unstarted.contains(&i),
+                Status::Ready => true,
+                Status::Running => false,
+                Status::Waiting(w) => self.ready(st, i, &w.on),
+                Status::Finished => false,
+            };
+            if ok {
+                cand.push(i);
+            }
+        }
+        let sched = self.schedule.expect("scheduled mode");
+        if cand.is_empty() {
+            st.baton = None;
+            if st.status.iter().any(|s| matches!(s, Status::Waiting(_))) {
+                st.deadlock = true;
+            }
+        } else {
+            let next = pick(sched, &mut st.rng, &cand);
+            if matches!(st.status[next], Status::Unstarted) {
+                // Its thread starts now and waits in `begin` for the baton.
+                st.unstarted.retain(|&u| u != next);
+                st.start_threads.push(next);
+            }
+            st.baton = Some(next);
+        }
+        self.cv.notify_all();
+    }
+
+    /// Free mode: flags a deadlock when no core runs or can start and no waiting core is ready.
+    fn detect(&self, st: &mut State) {
+        if st.deadlock || st.running > 0 || !st.unstarted.is_empty() {
+            return;
+        }
+        let mut any = false;
+        for (i, s) in st.status.iter().enumerate() {
+            if let Status::Waiting(w) = s {
+                any = true;
+                if self.ready(st, i, &w.on) {
+                    return;
+                }
+            }
+        }
+        if any {
+            st.deadlock = true;
+            self.cv.notify_all();
+        }
+    }
+
+    /// One line of the wait-for graph: what core `me` waits for and who has not provided it.
+    fn edge(&self, st: &State, me: usize, w: &Wait) -> String {
+        let who = |i: usize| -> String {
+            let state = match &st.status[i] {
+                Status::Finished => "finished".to_string(),
+                Status::Waiting(x) => format!("waiting in {} at {}", x.api, x.loc),
+                Status::Running | Status::Ready => "running".to_string(),
+                Status::Unstarted => "not started".to_string(),
+            };
+            format!(
+                "{} (block {}, {state})",
+                self.cores[i], self.cores[i].block_idx
+            )
+        };
+        let mut s = format!(
+            "deadlock: every live core of the launch is waiting; {} (block {}) waits here for ",
+            self.cores[me], self.cores[me].block_idx
+        );
+        match &w.on {
+            WaitOn::Barrier { key, .. } => {
+                let b = &st.barriers[key];
+                let missing: Vec<String> = b
+                    .participants
+                    .iter()
+                    .filter(|p| !b.arrived.contains(p))
+                    .map(|&p| who(p))
+                    .collect();
+                let _ = write!(
+                    s,
+                    "{} of {} cores at the barrier ({} arrived); not arrived: {}",
+                    b.participants.len() - b.arrived.len(),
+                    b.participants.len(),
+                    b.arrived.len(),
+                    missing.join(", ")
+                );
+            }
+            WaitOn::Ib { block, event, .. } => {
+                let setters: Vec<String> = (0..self.cores.len())
+                    .filter(|&i| {
+                        self.cores[i].block_idx as i32 == *block
+                            && self.cores[i].kind != CoreKind::Aic
+                    })
+                    .map(who)
+                    .collect();
+                let _ = write!(s, "IBSet(blockIdx {block}, eventID {event}), which no core has called; block {block}: {}", setters.join(", "));
+            }
+            WaitOn::Flag { flag, mode } => {
+                let missing: Vec<String> = (0..self.cores.len())
+                    .filter(|&i| self.flag_group(i, *mode).1.contains(&me))
+                    .filter(|&i| {
+                        let key = (
+                            *mode,
+                            if *mode == 0 { 0 } else { self.group[i] },
+                            *flag,
+                            self.cores[i].kind == CoreKind::Aic,
+                        );
+                        st.flag_sets
+                            .get(&key)
+                            .and_then(|p| p.get(&i))
+                            .is_none_or(|q| q.is_empty())
+                    })
+                    .map(who)
+                    .collect();
+                let _ = write!(
+                    s,
+                    "CrossCoreSetFlag<mode {mode}>(flagId {flag}); not set by: {}",
+                    missing.join(", ")
+                );
+            }
+        }
+        s
+    }
+}
+
+fn merge(into: &mut Clock, from: &Clock) {
+    for (a, b) in into.iter_mut().zip(from) {
+        *a = (*a).max(*b);
+    }
+}
