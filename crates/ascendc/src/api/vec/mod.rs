@@ -733,9 +733,19 @@ fn first_conflict(
     (s, ssize): (Operand, usize),
     same: bool,
 ) -> Option<(u32, u32)> {
+    // When neither operand moves between repeats (repeat stride 0), every full repeat touches the
+    // same bytes: repeats 0 and 1 and the last one (the only one that may be partial) show every
+    // conflict there is, whatever the repeat count (counter mode allows up to 2^32 - 1 elements).
+    // Otherwise the operands' extents, checked against the physical buffer before this runs, bound
+    // the repeat count by the buffer size.
+    let reps: Vec<u32> = if d.rep_stride == 0 && s.rep_stride == 0 && shape.repeats > 3 {
+        vec![0, 1, shape.repeats - 1]
+    } else {
+        (0..shape.repeats).collect()
+    };
     // Byte runs (start, end, repeat, is_destination) of every enabled 32-byte block.
     let mut runs = Vec::new();
-    for r in 0..shape.repeats {
+    for r in reps {
         let span = match shape.enable {
             Enable::Counter(n) => n
                 .saturating_sub(r as u64 * shape.lanes as u64)

@@ -1,0 +1,66 @@
+//! Inputs that once broke the host process: each now gives a clear error or bounded work, and the
+//! process goes on.
+
+mod ub_harness;
+
+use ascendc::prelude::*;
+use ub_harness::*;
+
+/// Counter mode with `ResetMask` asks for 2^32 - 1 elements; with repeat stride 0 every repeat
+/// reads and writes the same 256 bytes. The overlap analysis looks at the repeats that can
+/// differ, not at all 33 million of them, and the instruction runs to completion.
+#[test]
+fn counter_mode_reset_mask_with_repeat_stride_0_is_bounded_work() {
+    let (warnings, out) = {
+        let (v, report) = run_on(Launch::new(1), |ub| {
+            let a = ub.tensor::<i16>(128, 3);
+            let b = ub.tensor::<i16>(128, 5);
+            set_mask_count()?;
+            reset_mask()?;
+            max_l0(
+                &a,
+                &a,
+                &b,
+                MASK_PLACEHOLDER,
+                1,
+                BinaryRepeatParams::new(1, 1, 1, 0, 0, 0),
+            )?;
+            set_mask_norm()?;
+            reset_mask()?;
+            a.to_vec()
+        })
+        .unwrap();
+        let w: Vec<String> = report.diagnostics().map(|d| d.to_string()).collect();
+        (w, v)
+    };
+    assert_eq!(out, vec![5i16; 128]);
+    // dst = src0 exactly (100% overlap) is supported; repeats re-reading earlier results are not.
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("Max") && w.contains("where repeat 0 wrote the destination")),
+        "{warnings:?}"
+    );
+}
+
+/// A handle rebuilt from parts must lie inside its physical buffer.
+#[test]
+fn local_tensor_from_parts_outside_ub_is_an_error() {
+    let e = error_on("A2", |_| {
+        let t = LocalTensor::<f32>::from_parts(
+            TPosition::VECCALC,
+            ascendc::position::Hardware::UB,
+            190 * 1024,
+            8 * 1024,
+            None,
+        )?;
+        duplicate(&t, 1.0f32, 2048)
+    });
+    assert_eq!(e.category, ascendc::Category::Memory);
+    assert!(e.message.contains("does not lie inside the 196608-byte UB"), "{e}");
+    let e = error_on("A2", |_| {
+        LocalTensor::<f32>::from_parts(TPosition::VECCALC, ascendc::position::Hardware::UB, u32::MAX, 64, None)?;
+        Ok(())
+    });
+    assert!(e.message.contains("does not lie inside"), "{e}");
+}
