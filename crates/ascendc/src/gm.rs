@@ -130,8 +130,16 @@ impl GmBuffer {
     /// Overwrites elements starting at element `offset` with `data`.
     pub fn write_slice<T: Element>(&self, offset: usize, data: &[T]) -> Result<()> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
+        let start = offset.checked_mul(T::SIZE).ok_or_else(|| {
+            SimError::range(
+                "GmBuffer::write_slice",
+                "offset",
+                offset,
+                format!("[0, {}] elements", self.region.len / T::SIZE),
+            )
+        })?;
         self.addr()
-            .write_bytes("GmBuffer::write_slice", offset * T::SIZE, bytes)
+            .write_bytes("GmBuffer::write_slice", start, bytes)
     }
 
     /// The host address of the first byte, for front ends whose kernels hold raw `GM_ADDR`
@@ -187,20 +195,21 @@ impl GmAddr {
         self.region.len
     }
 
-    /// Checks that `[offset + start, offset + start + len)` lies inside the allocation.
-    pub(crate) fn check(&self, api: &'static str, start: usize, len: usize) -> Result<()> {
-        let begin = self.offset + start;
-        match begin.checked_add(len) {
-            Some(end) if end <= self.region.len => Ok(()),
-            _ => Err(SimError::new(
-                Category::Memory,
-                api,
-                format!(
-                    "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
-                    self.region.len
-                ),
-            )),
+    /// Checks that `[offset + start, offset + start + len)` lies inside the allocation (computed
+    /// without wrapping, whatever the operands).
+    pub(crate) fn check(&self, api: &'static str, start: u64, len: u64) -> Result<()> {
+        let begin = self.offset as u128 + start as u128;
+        if begin + len as u128 <= self.region.len as u128 {
+            return Ok(());
         }
+        Err(SimError::new(
+            Category::Memory,
+            api,
+            format!(
+                "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
+                self.region.len
+            ),
+        ))
     }
 
     /// Raw pointer to byte `start` past this address. Caller must have checked bounds.
@@ -211,7 +220,7 @@ impl GmAddr {
 
     /// Copies `out.len()` bytes from `start` bytes past this address.
     pub(crate) fn read_bytes(&self, api: &'static str, start: usize, out: &mut [u8]) -> Result<()> {
-        self.check(api, start, out.len())?;
+        self.check(api, start as u64, out.len() as u64)?;
         // SAFETY: bounds checked; `out` is a distinct host buffer.
         unsafe { std::ptr::copy_nonoverlapping(self.ptr(start), out.as_mut_ptr(), out.len()) };
         Ok(())
@@ -219,7 +228,7 @@ impl GmAddr {
 
     /// Copies `data` to `start` bytes past this address.
     pub(crate) fn write_bytes(&self, api: &'static str, start: usize, data: &[u8]) -> Result<()> {
-        self.check(api, start, data.len())?;
+        self.check(api, start as u64, data.len() as u64)?;
         // SAFETY: bounds checked; `data` is a distinct host buffer.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr(start), data.len()) };
         Ok(())

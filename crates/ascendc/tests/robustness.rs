@@ -64,3 +64,34 @@ fn local_tensor_from_parts_outside_ub_is_an_error() {
     });
     assert!(e.message.contains("does not lie inside"), "{e}");
 }
+
+/// Huge indices never wrap around in release builds.
+#[test]
+fn huge_gm_indices_are_range_errors() {
+    let gm = GmBuffer::from_slice(&(0..1024).map(|i| i as f32).collect::<Vec<_>>());
+    for i in [1u64 << 62, u64::MAX, 1 << 61, 1024] {
+        let e = error_on("A2", |_| {
+            let mut t = GlobalTensor::<f32>::new();
+            t.set_global_buffer_with_size(gm.addr(), 1024);
+            t.get_value(i)?;
+            Ok(())
+        });
+        assert!(e.api == "GlobalTensor::GetValue", "{e}");
+        let e = error_on("A2", |_| {
+            let mut t = GlobalTensor::<f32>::new();
+            t.set_global_buffer_with_size(gm.addr(), 1024);
+            t.set_value(i, 1.0)
+        });
+        assert!(e.api == "GlobalTensor::SetValue", "{e}");
+    }
+    assert_eq!(gm.to_vec::<f32>()[0], 0.0);
+    assert_eq!(gm.to_vec::<f32>()[5], 5.0);
+    assert!(gm.write_slice(usize::MAX / 2, &[1.0f32]).is_err());
+    let e = error_on("A2", |ub| {
+        let t = ub.tensor::<f32>(64, 0.0);
+        let mut g = GlobalTensor::<f32>::new();
+        g.set_global_buffer(gm.addr());
+        data_copy(&t, &g, 1usize << 40)
+    });
+    assert!(e.message.contains("calCount") && e.message.contains("[0, 2^32)"), "{e}");
+}

@@ -493,7 +493,7 @@ impl<T: Element> GlobalTensor<T> {
         with_core(API, loc, |core| {
             let g = self.gm(API)?;
             let mut v = T::default();
-            let off = i * T::SIZE as u64;
+            let off = element_offset::<T>(API, g, i)?;
             dma::read(
                 core,
                 API,
@@ -522,7 +522,7 @@ impl<T: Element> GlobalTensor<T> {
         const API: &str = "GlobalTensor::SetValue";
         with_core(API, loc, |core| {
             let g = self.gm(API)?;
-            let off = i * T::SIZE as u64;
+            let off = element_offset::<T>(API, g, i)?;
             dma::write(core, API, Endpoint::Gm(g, off), bytemuck::bytes_of(&v))?;
             core.issue(
                 Pipe::S,
@@ -538,4 +538,20 @@ impl<T: Element> GlobalTensor<T> {
             Ok(())
         })
     }
+}
+
+/// Byte offset of element `i`, or a range error when it cannot be represented (no wrapping).
+fn element_offset<T: Element>(api: &'static str, g: &GmAddr, i: u64) -> Result<u64> {
+    i.checked_mul(T::SIZE as u64).ok_or_else(|| {
+        SimError::range(
+            api,
+            "index",
+            i,
+            format!(
+                "[0, {}) elements of the {}-byte GM allocation",
+                g.region_len() / T::SIZE,
+                g.region_len()
+            ),
+        )
+    })
 }
