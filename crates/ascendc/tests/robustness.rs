@@ -57,9 +57,18 @@ fn local_tensor_from_parts_outside_ub_is_an_error() {
         duplicate(&t, 1.0f32, 2048)
     });
     assert_eq!(e.category, ascendc::Category::Memory);
-    assert!(e.message.contains("does not lie inside the 196608-byte UB"), "{e}");
+    assert!(
+        e.message.contains("does not lie inside the 196608-byte UB"),
+        "{e}"
+    );
     let e = error_on("A2", |_| {
-        LocalTensor::<f32>::from_parts(TPosition::VECCALC, ascendc::position::Hardware::UB, u32::MAX, 64, None)?;
+        LocalTensor::<f32>::from_parts(
+            TPosition::VECCALC,
+            ascendc::position::Hardware::UB,
+            u32::MAX,
+            64,
+            None,
+        )?;
         Ok(())
     });
     assert!(e.message.contains("does not lie inside"), "{e}");
@@ -93,5 +102,38 @@ fn huge_gm_indices_are_range_errors() {
         g.set_global_buffer(gm.addr());
         data_copy(&t, &g, 1usize << 40)
     });
-    assert!(e.message.contains("calCount") && e.message.contains("[0, 2^32)"), "{e}");
+    assert!(
+        e.message.contains("calCount") && e.message.contains("[0, 2^32)"),
+        "{e}"
+    );
+}
+
+/// A WaitFlag no SetFlag precedes would hang the device: it fails the launch without opting in
+/// to the hazard checker; a SetFlag never waited for is a warning.
+#[test]
+fn unpaired_flags_are_reported_without_the_hazard_checker() {
+    let e = Launch::new(2)
+        .run(|| {
+            set_flag(HardEvent::MTE2_V, 0)?;
+            wait_flag(HardEvent::MTE2_V, 0)?;
+            wait_flag(HardEvent::V_MTE3, 1)
+        })
+        .unwrap_err();
+    assert_eq!(e.errors.len(), 2);
+    let msg = e.errors[0].to_string();
+    assert!(
+        msg.contains("WaitFlag<HardEvent::V_MTE3>(1) has no SetFlag<HardEvent::V_MTE3>(1)")
+            && msg.contains("wait here forever")
+            && msg.contains("robustness.rs"),
+        "{msg}"
+    );
+    let report = Launch::new(1)
+        .run(|| set_flag(HardEvent::V_MTE3, 2))
+        .unwrap();
+    let w: Vec<String> = report.diagnostics().map(|d| d.to_string()).collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("SetFlag<HardEvent::V_MTE3>(2) is never waited for"),
+        "{w:?}"
+    );
 }
