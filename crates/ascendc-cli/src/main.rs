@@ -36,6 +36,10 @@ enum Cmd {
         /// Print a summary of every launch (cores, instructions per pipe) to stderr.
         #[arg(long)]
         report: bool,
+        /// Run the synchronisation checker on every launch (sets `ASCENDC_CHECK=1`): unordered
+        /// RAW/WAR/WAW pairs between pipes and flag misuse are reported as warnings.
+        #[arg(long)]
+        check: bool,
         /// Extra compiler flags (repeatable), e.g. `--cxxflag=-DTILE=64`.
         #[arg(long = "cxxflag", allow_hyphen_values = true)]
         cxxflags: Vec<String>,
@@ -90,6 +94,7 @@ struct RunOptions<'a> {
     std: &'a str,
     product: Option<&'a str>,
     report: bool,
+    check: bool,
     cxxflags: &'a [String],
 }
 
@@ -107,6 +112,9 @@ fn run(
     cmd.args(args);
     if opts.report {
         cmd.env("ASCENDC_REPORT", "1");
+    }
+    if opts.check {
+        cmd.env("ASCENDC_CHECK", "1");
     }
     if let Some(p) = opts.product {
         if ascendc::ChipProfile::by_name(p).is_none() {
@@ -168,6 +176,7 @@ fn main() -> ExitCode {
             std,
             product,
             report,
+            check,
             cxxflags,
             output,
             args,
@@ -176,6 +185,7 @@ fn main() -> ExitCode {
                 std: &std,
                 product: product.as_deref(),
                 report,
+                check,
                 cxxflags: &cxxflags,
             };
             run(&sources, opts, output, &args)

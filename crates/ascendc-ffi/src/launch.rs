@@ -28,6 +28,11 @@ fn kernel_mode() -> KernelMode {
     }
 }
 
+/// True when the environment variable is set to anything but empty or `0`.
+fn env_flag(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// Runs one block: the C++ trampoline calls the kernel and returns 0, or 1 when the block stopped
 /// at a failed call or an exception.
 pub type BlockFn = unsafe extern "C" fn(ctx: *mut c_void) -> i32;
@@ -69,7 +74,8 @@ pub unsafe extern "C" fn ascendc_launch(
     let ctx = ctx as usize;
     let launch = Launch::new(block_dim)
         .profile(profile)
-        .kernel_mode(kernel_mode());
+        .kernel_mode(kernel_mode())
+        .check_hazards(env_flag("ASCENDC_CHECK"));
     let result = launch.run(|| {
         // SAFETY: the caller guarantees `block` may run concurrently with `ctx`.
         if unsafe { block(ctx as *mut c_void) } == 0 {
