@@ -130,3 +130,53 @@ fn counter_mode_reset_mask_is_bounded_work_in_cpp() {
     assert!(o.status.success(), "{out}\n{err}");
     assert_eq!(out.lines().last(), Some("PASS"), "{out}\n{err}");
 }
+
+/// Native code faults: each reported with the block and what went wrong, never silent.
+#[test]
+fn raw_overrun_past_a_gm_allocation_faults_deterministically() {
+    for _ in 0..3 {
+        let (o, out, err) = run(
+            false,
+            &["robust_faults.cpp", "robust_faults_main.cpp"],
+            &["1"],
+        );
+        assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+        assert!(
+            err.contains("error: block 0: a raw access at")
+                && err.contains("past the end of GM allocation")
+                && err.contains("(248 bytes at"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn small_raw_overrun_is_found_when_the_buffer_is_freed() {
+    let (o, out, err) = run(
+        false,
+        &["robust_faults.cpp", "robust_faults_main.cpp"],
+        &["4"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("GmFree") && err.contains("248 bytes") && err.contains("were overrun"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_exception_names_the_kernel_and_its_launch() {
+    let (o, out, err) = run(
+        false,
+        &["robust_faults.cpp", "robust_faults_main.cpp"],
+        &["2"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("tile count mismatch")
+            && err.contains("(kernel `misbehave`)")
+            && err.contains("robust_faults_main.cpp:13")
+            && !err.contains("<kernel>:0"),
+        "{err}"
+    );
+}

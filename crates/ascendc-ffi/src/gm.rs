@@ -41,6 +41,7 @@ pub fn global<T: ascendc::Element>(
 /// that every allocation has its own address).
 #[no_mangle]
 pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
+    crate::fault::install();
     let buf = GmBuffer::zeroed((size as usize).max(1));
     let p = buf.host_ptr();
     ALLOCS
@@ -60,6 +61,14 @@ pub extern "C" fn ascendc_gm_free(ptr: *mut u8, loc: AscLoc) -> i32 {
             .unwrap_or_else(|e| e.into_inner())
             .remove(&(ptr as usize));
         match removed {
+            Some(buf) if !buf.slack_intact() => Err(SimError::new(
+                Category::Memory,
+                "GmFree",
+                format!(
+                    "the {} bytes at {ptr:p} were overrun: bytes just before them or past their end were written through a raw pointer",
+                    buf.len_bytes()
+                ),
+            )),
             Some(_) => Ok(()),
             None => Err(SimError::new(
                 Category::Memory,

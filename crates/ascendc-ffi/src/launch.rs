@@ -64,6 +64,7 @@ pub unsafe extern "C" fn ascendc_launch(
 ) -> i32 {
     let name = CStr::from_ptr(name).to_string_lossy();
     let at = loc.source();
+    crate::fault::install();
     let profile = match profile() {
         Ok(p) => p,
         Err(msg) => {
@@ -102,7 +103,15 @@ pub unsafe extern "C" fn ascendc_launch(
             }
             0
         }
-        Err(e) => {
+        Err(mut e) => {
+            // An exception escaping the kernel has no call site of its own: name the kernel and
+            // its launch instead.
+            for err in &mut e.errors {
+                if err.location.is_some_and(|l| l.line == 0) {
+                    err.message = format!("{} (kernel `{name}`)", err.message);
+                    err.location = Some(at);
+                }
+            }
             for d in e.report.diagnostics() {
                 eprintln!("{d}");
             }

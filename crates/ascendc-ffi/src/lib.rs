@@ -12,6 +12,7 @@
 pub mod abi;
 pub mod copy;
 pub mod copy_pad;
+pub mod fault;
 pub mod gm;
 pub mod launch;
 pub mod pipe;

@@ -11,14 +11,18 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+pub mod guarded;
+
 static NEXT_REGION: AtomicU64 = AtomicU64::new(1);
 
 /// One GM allocation. The bytes live behind a raw pointer so that blocks on different threads can
-/// read and write disjoint parts concurrently.
+/// read and write disjoint parts concurrently; the mapping ends with a guard page (see
+/// [`guarded`]).
 pub(crate) struct GmRegion {
     id: u64,
     ptr: *mut u8,
     len: usize,
+    mem: guarded::Guarded,
 }
 
 // SAFETY: the region is a plain byte array; concurrent access to disjoint bytes is sound, and the
@@ -26,25 +30,15 @@ pub(crate) struct GmRegion {
 unsafe impl Send for GmRegion {}
 unsafe impl Sync for GmRegion {}
 
-impl Drop for GmRegion {
-    fn drop(&mut self) {
-        // SAFETY: `ptr`/`len` came from `Box::<[u8]>::into_raw` in `GmRegion::new`.
-        unsafe {
-            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-                self.ptr, self.len,
-            )))
-        };
-    }
-}
-
 impl GmRegion {
     fn new(bytes: Vec<u8>) -> GmRegion {
-        let len = bytes.len();
-        let ptr = Box::into_raw(bytes.into_boxed_slice()) as *mut u8;
+        let id = NEXT_REGION.fetch_add(1, Ordering::Relaxed);
+        let mem = guarded::Guarded::new(id, &bytes);
         GmRegion {
-            id: NEXT_REGION.fetch_add(1, Ordering::Relaxed),
-            ptr,
-            len,
+            id,
+            ptr: mem.ptr,
+            len: mem.len,
+            mem,
         }
     }
 }
@@ -94,6 +88,13 @@ impl GmBuffer {
     /// Writes the whole buffer to a raw `.bin` file.
     pub fn write_bin_file(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
         std::fs::write(path, self.to_bytes())
+    }
+
+    /// True while nothing wrote into the slack around the data (bytes just before it, or past
+    /// its end up to the next 32-byte boundary): a raw overrun by native code that the guard page
+    /// after the data did not catch. Front ends check it when an allocation is freed.
+    pub fn slack_intact(&self) -> bool {
+        self.region.mem.intact()
     }
 
     /// Size in bytes.

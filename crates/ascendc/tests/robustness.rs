@@ -137,3 +137,73 @@ fn unpaired_flags_are_reported_without_the_hazard_checker() {
         "{w:?}"
     );
 }
+
+/// Repeats that neither move nor change anything are skipped; ones that accumulate still run.
+#[test]
+fn repeat_stride_0_instructions_keep_their_repeat_by_repeat_result() {
+    let out = run(|ub| {
+        let a = ub.tensor::<f32>(64, 1.0);
+        let b = ub.tensor::<f32>(64, 0.5);
+        let d = ub.tensor::<f32>(64, 0.0);
+        let p = BinaryRepeatParams::new(1, 1, 1, 0, 0, 0);
+        // a += b, 200 times: no fixed point, every repeat counts.
+        add_l0(&a, &a, &b, 64u64, 200, p)?;
+        // d = a + b, 200 times over the same bytes: the same as once.
+        add_l0(&d, &a, &b, 64u64, 200, p)?;
+        // Counter mode, 1000 elements: 15 full repeats and a 40-lane tail over the same bytes.
+        set_mask_count()?;
+        set_vector_mask::<f32>(MaskMode::COUNTER, 1000u64)?;
+        add_l0(&a, &a, &b, MASK_PLACEHOLDER, 1, p)?;
+        set_mask_norm()?;
+        reset_mask()?;
+        Ok((a.to_vec()?, d.to_vec()?))
+    });
+    // 1 + 200·0.5 = 101, then 101 + 0.5·16 (lanes 0..39, in all 16 repeats) or ·15 (lanes 40..63).
+    let expect_a: Vec<f32> = (0..64)
+        .map(|k| if k < 40 { 109.0 } else { 108.5 })
+        .collect();
+    assert_eq!(out.0, expect_a);
+    assert_eq!(out.1, vec![101.5f32; 64]);
+}
+
+/// With block stride 0 the furthest byte of a repeat belongs to the enabled lane furthest into
+/// its block (found by the fuzzer: the last enabled lane, 56, sits at the start of its block while
+/// lane 55 reaches its end).
+#[test]
+fn block_stride_0_extent_counts_the_furthest_lane() {
+    // Lanes 0..=56 of int32 (8 per block), 2 repeats one block apart: repeat 1 writes bytes
+    // 32..64, lane 56 only 32..36.
+    let mask = [(1u64 << 57) - 1, 0];
+    let e = error_on("A2", |ub| {
+        let d = ub.tensor::<i32>(9, 0);
+        duplicate_l0(&d, 7i32, mask, 2, 0, 1)
+    });
+    assert!(
+        e.message.contains("size check failed") && e.message.contains("at least 64 bytes"),
+        "{e}"
+    );
+    let v = run(|ub| {
+        let d = ub.tensor::<i32>(16, 0);
+        duplicate_l0(&d, 7i32, mask, 2, 0, 1)?;
+        d.to_vec()
+    });
+    assert_eq!(v, vec![7; 16]);
+}
+
+/// A counter-mode WholeReduceSum over 2^32 − 1 elements with both repeat strides 0 (found by
+/// the fuzzer taking 87 s) writes the last repeat's sum, at once.
+#[test]
+fn counter_mode_whole_reduce_with_repeat_stride_0_is_bounded_work() {
+    let out = run(|ub| {
+        let src = ub.tensor::<f16>(128, f16::from_f32(1.0));
+        let dst = ub.tensor::<f16>(16, f16::from_f32(0.0));
+        set_mask_count()?;
+        // A contiguous mask of 100 in counter mode reads as 2^32 − 1 elements (vector-model §5.4).
+        whole_reduce_sum(&dst, &src, 100u64, 1, 0, 1, 0)?;
+        set_mask_norm()?;
+        reset_mask()?;
+        dst.get_value(0)
+    });
+    // The last repeat has (2^32 − 1) mod 128 = 127 lanes of 1.0.
+    assert_eq!(out, f16::from_f32(127.0));
+}

@@ -215,6 +215,18 @@ impl Operand {
             return self.addr;
         }
         let last_r = shape.repeats - 1;
+        if self.blk_stride == 0 {
+            // Every block of a repeat sits on the same 32 bytes: the furthest byte belongs to the
+            // enabled lane furthest into its block, not to the last enabled lane. Repeats only
+            // move forward, so the first, the last and the last full one bound the rest.
+            let mut end = self.addr;
+            for r in [0, last_r.saturating_sub(1), last_r] {
+                for_lanes(shape.bits(r), shape.lanes, |k| {
+                    end = end.max(self.lane_addr(size, r, k) + size as u64)
+                });
+            }
+            return end;
+        }
         if let Enable::Counter(n) = shape.enable {
             // Full repeats, then a last repeat with the remaining lanes.
             let tail = shape.bits(last_r);
@@ -471,7 +483,7 @@ fn assert_dense_range<E>(ub: &[u8], at: u64, n: usize) {
         .and_then(|b| b.checked_add(at));
     assert!(
         end.is_some_and(|e| e <= ub.len() as u64)
-            && (ub.as_ptr() as usize + at as usize) % std::mem::align_of::<E>() == 0,
+            && (ub.as_ptr() as usize + at as usize).is_multiple_of(std::mem::align_of::<E>()),
         "dense vector access of {n} elements at byte {at} lies outside the {}-byte buffer or is misaligned",
         ub.len()
     );

@@ -530,8 +530,14 @@ pub(crate) fn run_bits(
         warn_on_overlap(core, api, loc, ops, &operands[..ops.len()], shape);
     }
     let n = ops.len() + bits.len();
+    let fixed_operands = bits.iter().all(|b| !b.advance);
     for (shape, operands, accesses) in &planned {
-        exec(core.mem.bytes_mut(Hardware::UB), shape, &operands[..n]);
+        let ub = core.mem.bytes_mut(Hardware::UB);
+        if fixed_operands && operands[..ops.len()].iter().all(|o| o.rep_stride == 0) {
+            run_in_place(ub, shape, &operands[..n], ops, &mut exec);
+        } else {
+            exec(ub, shape, &operands[..n]);
+        }
         core.issue(Pipe::V, api, loc, &accesses[..n]);
     }
     if let Issue::Count(_) = issue {
@@ -545,6 +551,57 @@ pub(crate) fn run_bits(
         }
     }
     Ok(())
+}
+
+/// Runs an instruction whose operands do not move between repeats (repeat stride 0 everywhere):
+/// every full repeat applies the same function to the same bytes, so once a repeat leaves them
+/// unchanged the remaining full repeats would too, and only the last (possibly partial) repeat
+/// is left to run. The result is the repeat-by-repeat one; the work is bounded even for the
+/// 2^32 − 1 elements counter mode allows.
+fn run_in_place(
+    ub: &mut [u8],
+    shape: &Shape,
+    operands: &[Operand],
+    ops: &[Opnd],
+    exec: &mut impl FnMut(&mut [u8], &Shape, &[Operand]),
+) {
+    if shape.repeats <= 2 {
+        return exec(ub, shape, operands);
+    }
+    let full = Shape {
+        repeats: 1,
+        enable: Enable::Bits(shape.bits(0)),
+        ..*shape
+    };
+    // The bytes one repeat touches: every operand's extent.
+    let lo = operands.iter().map(|o| o.addr).min().unwrap_or(0) as usize;
+    let hi = operands
+        .iter()
+        .zip(ops.iter().map(|o| o.size).chain(std::iter::repeat(1)))
+        .map(|(o, size)| o.end(size, &full).max(o.addr + BLOCK))
+        .max()
+        .unwrap_or(0)
+        .min(ub.len() as u64) as usize;
+    exec(ub, &full, operands);
+    let mut done = 1;
+    while done < shape.repeats - 1 {
+        let before = ub[lo..hi].to_vec();
+        exec(ub, &full, operands);
+        done += 1;
+        if ub[lo..hi] == before[..] {
+            break;
+        }
+    }
+    // Full repeats left once a fixed point is reached change nothing; run the last repeat.
+    if done < shape.repeats {
+        let last = shape.repeats - 1;
+        let tail = Shape {
+            repeats: 1,
+            enable: Enable::Bits(shape.bits(last)),
+            ..*shape
+        };
+        exec(ub, &tail, operands);
+    }
 }
 
 /// The mask register value a level-0 mask argument sets (`isSetMask = true`), checked against
