@@ -47,6 +47,10 @@ enum Cmd {
         /// Print a summary of every launch (cores, instructions per pipe) to stderr.
         #[arg(long)]
         report: bool,
+        /// Run the synchronisation checker on every launch (sets `ASCENDC_CHECK=1`): unordered
+        /// RAW/WAR/WAW pairs between pipes and flag misuse are reported as warnings.
+        #[arg(long)]
+        check: bool,
         /// Extra compiler flags (repeatable), e.g. `--cxxflag=-DTILE=64`.
         #[arg(long = "cxxflag", allow_hyphen_values = true)]
         cxxflags: Vec<String>,
@@ -121,6 +125,7 @@ struct RunOptions<'a> {
     product: Option<&'a str>,
     run_mode: RunMode,
     report: bool,
+    check: bool,
     cxxflags: &'a [String],
     /// `ASCENDC_SCHEDULE` / `ASCENDC_SCHEDULE_CHECK` for the program.
     schedule: [(&'static str, Option<String>); 2],
@@ -182,6 +187,9 @@ fn run(
     }
     if opts.report {
         cmd.env("ASCENDC_REPORT", "1");
+    }
+    if opts.check {
+        cmd.env("ASCENDC_CHECK", "1");
     }
     // The simulated product is the one whose macros the build defined.
     cmd.env("ASCENDC_PRODUCT", profile.soc);
@@ -277,6 +285,7 @@ fn main() -> ExitCode {
             product,
             run_mode,
             report,
+            check,
             cxxflags,
             schedule,
             schedule_check,
@@ -288,6 +297,7 @@ fn main() -> ExitCode {
                 product: product.as_deref(),
                 run_mode,
                 report,
+                check,
                 cxxflags: &cxxflags,
                 schedule: [
                     ("ASCENDC_SCHEDULE", schedule),

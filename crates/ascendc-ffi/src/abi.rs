@@ -198,7 +198,7 @@ impl AscLocal {
             self.addr,
             self.len,
             owner,
-        );
+        )?;
         if self.has_shape != 0 {
             t.set_shape_info(self.shape.info()?);
         }

@@ -306,7 +306,7 @@ pub unsafe extern "C" fn aclrtMalloc(dev: *mut *mut c_void, size: usize, _policy
 /// `aclrtFree(devPtr)`: the start of a live `aclrtMalloc` (or `GmAlloc`) allocation.
 #[no_mangle]
 pub extern "C" fn aclrtFree(dev: *mut c_void) -> i32 {
-    if gm::release(dev as *const u8) {
+    if gm::release(dev as *const u8).is_some() {
         return ACL_SUCCESS;
     }
     fail(

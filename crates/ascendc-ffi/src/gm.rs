@@ -48,6 +48,7 @@ pub fn global<T: ascendc::Element>(
 /// that every allocation has its own address).
 #[no_mangle]
 pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
+    crate::fault::install();
     let buf = GmBuffer::zeroed((size as usize).max(1));
     let p = buf.host_ptr();
     ALLOCS
@@ -57,13 +58,13 @@ pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
     p
 }
 
-/// Releases the allocation starting at `ptr`; false when no live allocation starts there.
-pub fn release(ptr: *const u8) -> bool {
+/// Releases the allocation starting at `ptr` and returns it; `None` when no live allocation
+/// starts there.
+pub fn release(ptr: *const u8) -> Option<GmBuffer> {
     ALLOCS
         .write()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&(ptr as usize))
-        .is_some()
 }
 
 /// `GmFree(ptr)`: releases an allocation; a pointer that is not the start of a live allocation
@@ -71,8 +72,19 @@ pub fn release(ptr: *const u8) -> bool {
 #[no_mangle]
 pub extern "C" fn ascendc_gm_free(ptr: *mut u8, loc: AscLoc) -> i32 {
     call(loc, || {
-        if release(ptr) {
-            return Ok(());
+        match release(ptr) {
+            Some(buf) if !buf.slack_intact() => {
+                return Err(SimError::new(
+                    Category::Memory,
+                    "GmFree",
+                    format!(
+                        "the {} bytes at {ptr:p} were overrun: bytes just before them or past their end were written through a raw pointer",
+                        buf.len_bytes()
+                    ),
+                ))
+            }
+            Some(_) => return Ok(()),
+            None => {}
         }
         Err(SimError::new(
             Category::Memory,

@@ -28,6 +28,11 @@ fn kernel_mode() -> KernelMode {
     }
 }
 
+/// True when the environment variable is set to anything but empty or `0`.
+fn env_flag(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// Runs one block: the C++ trampoline calls the kernel and returns 0, or 1 when the block stopped
 /// at a failed call or an exception.
 pub type BlockFn = unsafe extern "C" fn(ctx: *mut c_void) -> i32;
@@ -77,6 +82,7 @@ pub unsafe extern "C" fn ascendc_launch(
 ) -> i32 {
     let name = CStr::from_ptr(name).to_string_lossy();
     let at = loc.source();
+    crate::fault::install();
     let (profile, (schedule, check)) = match profile().and_then(|p| Ok((p, schedule_env()?))) {
         Ok(p) => p,
         Err(msg) => {
@@ -87,7 +93,8 @@ pub unsafe extern "C" fn ascendc_launch(
     let ctx = ctx as usize;
     let mut launch = Launch::new(block_dim)
         .profile(profile)
-        .kernel_mode(kernel_mode());
+        .kernel_mode(kernel_mode())
+        .check_hazards(env_flag("ASCENDC_CHECK"));
     if let Some(s) = schedule {
         launch = launch.schedule(s);
     }
@@ -136,7 +143,15 @@ pub unsafe extern "C" fn ascendc_launch(
             }
             0
         }
-        Err(e) => {
+        Err(mut e) => {
+            // An exception escaping the kernel has no call site of its own: name the kernel and
+            // its launch instead.
+            for err in &mut e.errors {
+                if err.location.is_some_and(|l| l.line == 0) {
+                    err.message = format!("{} (kernel `{name}`)", err.message);
+                    err.location = Some(at);
+                }
+            }
             for d in e.report.diagnostics() {
                 eprintln!("{d}");
             }

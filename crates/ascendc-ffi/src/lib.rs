@@ -14,6 +14,7 @@ pub mod acl;
 pub mod copy;
 pub mod copy_pad;
 pub mod debug;
+pub mod fault;
 pub mod gm;
 pub mod launch;
 pub mod local_alloc;

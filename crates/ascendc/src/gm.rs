@@ -11,14 +11,18 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+pub mod guarded;
+
 static NEXT_REGION: AtomicU64 = AtomicU64::new(1);
 
 /// One GM allocation. The bytes live behind a raw pointer so that blocks on different threads can
-/// read and write disjoint parts concurrently.
+/// read and write disjoint parts concurrently; the mapping ends with a guard page (see
+/// [`guarded`]).
 pub(crate) struct GmRegion {
     id: u64,
     ptr: *mut u8,
     len: usize,
+    mem: guarded::Guarded,
 }
 
 // SAFETY: the region is a plain byte array; concurrent access to disjoint bytes is sound, and the
@@ -26,25 +30,15 @@ pub(crate) struct GmRegion {
 unsafe impl Send for GmRegion {}
 unsafe impl Sync for GmRegion {}
 
-impl Drop for GmRegion {
-    fn drop(&mut self) {
-        // SAFETY: `ptr`/`len` came from `Box::<[u8]>::into_raw` in `GmRegion::new`.
-        unsafe {
-            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-                self.ptr, self.len,
-            )))
-        };
-    }
-}
-
 impl GmRegion {
     fn new(bytes: Vec<u8>) -> GmRegion {
-        let len = bytes.len();
-        let ptr = Box::into_raw(bytes.into_boxed_slice()) as *mut u8;
+        let id = NEXT_REGION.fetch_add(1, Ordering::Relaxed);
+        let mem = guarded::Guarded::new(id, &bytes);
         GmRegion {
-            id: NEXT_REGION.fetch_add(1, Ordering::Relaxed),
-            ptr,
-            len,
+            id,
+            ptr: mem.ptr,
+            len: mem.len,
+            mem,
         }
     }
 }
@@ -96,6 +90,13 @@ impl GmBuffer {
         std::fs::write(path, self.to_bytes())
     }
 
+    /// True while nothing wrote into the slack around the data (bytes just before it, or past
+    /// its end up to the next 32-byte boundary): a raw overrun by native code that the guard page
+    /// after the data did not catch. Front ends check it when an allocation is freed.
+    pub fn slack_intact(&self) -> bool {
+        self.region.mem.intact()
+    }
+
     /// Size in bytes.
     pub fn len_bytes(&self) -> usize {
         self.region.len
@@ -130,8 +131,16 @@ impl GmBuffer {
     /// Overwrites elements starting at element `offset` with `data`.
     pub fn write_slice<T: Element>(&self, offset: usize, data: &[T]) -> Result<()> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
+        let start = offset.checked_mul(T::SIZE).ok_or_else(|| {
+            SimError::range(
+                "GmBuffer::write_slice",
+                "offset",
+                offset,
+                format!("[0, {}] elements", self.region.len / T::SIZE),
+            )
+        })?;
         self.addr()
-            .write_bytes("GmBuffer::write_slice", offset * T::SIZE, bytes)
+            .write_bytes("GmBuffer::write_slice", start, bytes)
     }
 
     /// The host address of the first byte, for front ends whose kernels hold raw `GM_ADDR`
@@ -192,20 +201,21 @@ impl GmAddr {
         self.region.len
     }
 
-    /// Checks that `[offset + start, offset + start + len)` lies inside the allocation.
-    pub(crate) fn check(&self, api: &'static str, start: usize, len: usize) -> Result<()> {
-        let begin = self.offset + start;
-        match begin.checked_add(len) {
-            Some(end) if end <= self.region.len => Ok(()),
-            _ => Err(SimError::new(
-                Category::Memory,
-                api,
-                format!(
-                    "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
-                    self.region.len
-                ),
-            )),
+    /// Checks that `[offset + start, offset + start + len)` lies inside the allocation (computed
+    /// without wrapping, whatever the operands).
+    pub(crate) fn check(&self, api: &'static str, start: u64, len: u64) -> Result<()> {
+        let begin = self.offset as u128 + start as u128;
+        if begin + len as u128 <= self.region.len as u128 {
+            return Ok(());
         }
+        Err(SimError::new(
+            Category::Memory,
+            api,
+            format!(
+                "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
+                self.region.len
+            ),
+        ))
     }
 
     /// Raw pointer to byte `start` past this address. Caller must have checked bounds.
@@ -216,7 +226,7 @@ impl GmAddr {
 
     /// Copies `out.len()` bytes from `start` bytes past this address.
     pub(crate) fn read_bytes(&self, api: &'static str, start: usize, out: &mut [u8]) -> Result<()> {
-        self.check(api, start, out.len())?;
+        self.check(api, start as u64, out.len() as u64)?;
         // SAFETY: bounds checked; `out` is a distinct host buffer.
         unsafe { std::ptr::copy_nonoverlapping(self.ptr(start), out.as_mut_ptr(), out.len()) };
         Ok(())
@@ -224,7 +234,7 @@ impl GmAddr {
 
     /// Copies `data` to `start` bytes past this address.
     pub(crate) fn write_bytes(&self, api: &'static str, start: usize, data: &[u8]) -> Result<()> {
-        self.check(api, start, data.len())?;
+        self.check(api, start as u64, data.len() as u64)?;
         // SAFETY: bounds checked; `data` is a distinct host buffer.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr(start), data.len()) };
         Ok(())

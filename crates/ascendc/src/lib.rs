@@ -44,6 +44,7 @@ pub mod multicore;
 pub mod numeric;
 pub mod position;
 
+pub use api::context::running_block;
 pub use api::data_copy::enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};
 pub use api::data_copy::nz::{Nd2NzParams, Nz2NdParamsFull};
 pub use api::data_copy::pad::{

@@ -247,12 +247,13 @@ fn report_summary_and_tensor_format() {
             pipe_barrier(PIPE_V)?;
             if get_block_idx() == 1 {
                 set_flag(HardEvent::V_MTE3, 0)?;
+                wait_flag(HardEvent::V_MTE3, 0)?;
             }
             Ok(())
         })
         .unwrap();
     assert_eq!(
         r.to_string(),
-        "Atlas A2 training/inference series (Ascend910B): 2 core(s), instructions V 3"
+        "Atlas A2 training/inference series (Ascend910B): 2 core(s), instructions V 3, MTE3 1"
     );
 }

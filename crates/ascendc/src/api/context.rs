@@ -44,3 +44,17 @@ pub(crate) fn with_core<R>(
 pub(crate) fn try_with_core<R>(f: impl FnOnce(&mut Core) -> R) -> Option<R> {
     CURRENT.with(|c| c.borrow_mut().as_mut().map(f))
 }
+
+/// The block the current thread is running, if any, found without waiting or panicking (for
+/// fault reports, which may run in a signal handler). `None` outside a kernel, or while a
+/// simulator call holds the core.
+pub fn running_block() -> Option<u32> {
+    CURRENT
+        .try_with(|c| {
+            c.try_borrow()
+                .ok()
+                .and_then(|g| g.as_ref().map(|c| c.block_idx))
+        })
+        .ok()
+        .flatten()
+}

@@ -30,7 +30,7 @@ pub fn set_flag(event: HardEvent, id: u32) -> Result<()> {
     let loc = SourceLoc::caller();
     with_core("SetFlag", loc, |core| {
         check_id(core.profile.max_event_ids, id, "SetFlag")?;
-        core.set_flag(event, id, "SetFlag", loc);
+        core.kernel_set_flag(event, id, loc);
         Ok(())
     })
 }
@@ -41,8 +41,7 @@ pub fn wait_flag(event: HardEvent, id: u32) -> Result<()> {
     let loc = SourceLoc::caller();
     with_core("WaitFlag", loc, |core| {
         check_id(core.profile.max_event_ids, id, "WaitFlag")?;
-        core.wait_flag(event, id, "WaitFlag", loc);
-        Ok(())
+        core.kernel_wait_flag(event, id, loc)
     })
 }
 

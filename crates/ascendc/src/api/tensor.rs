@@ -144,17 +144,37 @@ impl<T: Element> LocalTensor<T> {
         (self.pos, self.hw, self.addr, self.len, owner)
     }
 
-    /// The handle [`LocalTensor::to_parts`] took apart.
+    /// The handle [`LocalTensor::to_parts`] took apart, checked: the byte range
+    /// `addr .. addr + len` must lie inside the physical on-chip buffer `hw` of the running core
+    /// (front ends pass handles through foreign code, which may have changed them).
     #[doc(hidden)]
+    #[track_caller]
     pub fn from_parts(
         pos: TPosition,
         hw: Hardware,
         addr: u32,
         len: u32,
         owner: Option<(u32, u16)>,
-    ) -> Self {
+    ) -> Result<Self> {
+        const API: &str = "LocalTensor";
+        let size = super::context::try_with_core(|core| core.mem.size(hw)).ok_or_else(|| {
+            fail_outside(SimError::new(
+                Category::Launch,
+                API,
+                "a local tensor exists only inside a running kernel",
+            ))
+        })?;
+        if hw == Hardware::GM || addr as u64 + len as u64 > size as u64 {
+            return Err(fail_outside(SimError::new(
+                Category::Memory,
+                API,
+                format!(
+                    "tensor of {len} bytes at byte {addr} does not lie inside the {size}-byte {hw}"
+                ),
+            )));
+        }
         let owner = owner.map(|(queue, buf)| Owner { queue, buf });
-        LocalTensor::raw(pos, hw, addr, len, owner)
+        Ok(LocalTensor::raw(pos, hw, addr, len, owner))
     }
 
     /// Length in bytes (`GetLength`).
@@ -473,7 +493,7 @@ impl<T: Element> GlobalTensor<T> {
         with_core(API, loc, |core| {
             let g = self.gm(API)?;
             let mut v = T::default();
-            let off = i * T::SIZE as u64;
+            let off = element_offset::<T>(API, g, i)?;
             dma::read(
                 core,
                 API,
@@ -502,7 +522,7 @@ impl<T: Element> GlobalTensor<T> {
         const API: &str = "GlobalTensor::SetValue";
         with_core(API, loc, |core| {
             let g = self.gm(API)?;
-            let off = i * T::SIZE as u64;
+            let off = element_offset::<T>(API, g, i)?;
             dma::write(core, API, Endpoint::Gm(g, off), bytemuck::bytes_of(&v))?;
             core.issue(
                 Pipe::S,
@@ -518,4 +538,20 @@ impl<T: Element> GlobalTensor<T> {
             Ok(())
         })
     }
+}
+
+/// Byte offset of element `i`, or a range error when it cannot be represented (no wrapping).
+fn element_offset<T: Element>(api: &'static str, g: &GmAddr, i: u64) -> Result<u64> {
+    i.checked_mul(T::SIZE as u64).ok_or_else(|| {
+        SimError::range(
+            api,
+            "index",
+            i,
+            format!(
+                "[0, {}) elements of the {}-byte GM allocation",
+                g.region_len() / T::SIZE,
+                g.region_len()
+            ),
+        )
+    })
 }

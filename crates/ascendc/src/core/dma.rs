@@ -34,11 +34,11 @@ impl Endpoint<'_> {
     /// Checks that `[base + start, base + start + len)` exists.
     pub(crate) fn check(&self, core: &Core, api: &'static str, start: u64, len: u64) -> Result<()> {
         match self {
-            Endpoint::Gm(a, off) => a.check(api, (off + start) as usize, len as usize),
+            Endpoint::Gm(a, off) => a.check(api, off.saturating_add(start), len),
             Endpoint::Local(h, addr) => {
                 let size = core.mem.size(*h) as u64;
-                let begin = addr + start;
-                if begin + len > size {
+                let begin = addr.saturating_add(start);
+                if begin.saturating_add(len) > size {
                     Err(SimError::new(
                         Category::Memory,
                         api,

@@ -125,6 +125,8 @@ pub struct Core {
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
+    /// Kernel-level `SetFlag`s not yet waited for: (event, ID, where it was set).
+    flags_set: Vec<(HardEvent, u32, SourceLoc)>,
     pipe_alive: bool,
 }
 
@@ -171,6 +173,7 @@ impl Core {
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],
+            flags_set: Vec::new(),
             pipe_alive: false,
         }
     }
@@ -262,8 +265,51 @@ impl Core {
     }
 
     /// Splits the finished core into its record, diagnostics, first error and memory.
-    pub fn finish(self) -> (Trace, Vec<Diagnostic>, Option<SimError>, LocalMemory) {
+    /// Ends the block: a kernel-level `SetFlag` never waited for is reported (on the device the
+    /// flag stays set and the next wait on it passes too early). Returns the record, diagnostics,
+    /// first error and memory.
+    pub fn finish(mut self) -> (Trace, Vec<Diagnostic>, Option<SimError>, LocalMemory) {
+        for (event, id, loc) in std::mem::take(&mut self.flags_set) {
+            self.warn(
+                Category::Sync,
+                "SetFlag",
+                format!(
+                    "SetFlag<HardEvent::{event:?}>({id}) is never waited for by a WaitFlag before the kernel ends"
+                ),
+                loc,
+            );
+        }
         (self.trace, self.diags, self.first_error, self.mem)
+    }
+
+    /// A kernel-level `SetFlag<event>(id)`: recorded, and remembered until a `WaitFlag` takes it.
+    pub fn kernel_set_flag(&mut self, event: HardEvent, id: u32, loc: SourceLoc) {
+        if !self.flags_set.iter().any(|f| f.0 == event && f.1 == id) {
+            self.flags_set.push((event, id, loc));
+        }
+        self.set_flag(event, id, "SetFlag", loc);
+    }
+
+    /// A kernel-level `WaitFlag<event>(id)`: fails when no `SetFlag<event>(id)` of this core is
+    /// outstanding, the wait the device would never return from.
+    pub fn kernel_wait_flag(&mut self, event: HardEvent, id: u32, loc: SourceLoc) -> Result<()> {
+        let Some(i) = self
+            .flags_set
+            .iter()
+            .position(|f| f.0 == event && f.1 == id)
+        else {
+            return Err(SimError::new(
+                Category::Sync,
+                "WaitFlag",
+                format!(
+                    "WaitFlag<HardEvent::{event:?}>({id}) has no SetFlag<HardEvent::{event:?}>({id}) \
+                     before it on this core: the device would wait here forever"
+                ),
+            ));
+        };
+        self.flags_set.swap_remove(i);
+        self.wait_flag(event, id, "WaitFlag", loc);
+        Ok(())
     }
 
     /// Takes the lowest free ID of an event kind (`AllocEventID`).

@@ -215,6 +215,18 @@ impl Operand {
             return self.addr;
         }
         let last_r = shape.repeats - 1;
+        if self.blk_stride == 0 {
+            // Every block of a repeat sits on the same 32 bytes: the furthest byte belongs to the
+            // enabled lane furthest into its block, not to the last enabled lane. Repeats only
+            // move forward, so the first, the last and the last full one bound the rest.
+            let mut end = self.addr;
+            for r in [0, last_r.saturating_sub(1), last_r] {
+                for_lanes(shape.bits(r), shape.lanes, |k| {
+                    end = end.max(self.lane_addr(size, r, k) + size as u64)
+                });
+            }
+            return end;
+        }
         if let Enable::Counter(n) = shape.enable {
             // Full repeats, then a last repeat with the remaining lanes.
             let tail = shape.bits(last_r);
@@ -461,10 +473,28 @@ pub fn for_lanes(bits: [u64; 2], lanes: u32, mut f: impl FnMut(u32)) {
     }
 }
 
+/// Panics (caught by the launch as a simulator fault) unless `n` elements of `E` at byte `at` lie
+/// inside `ub` and are aligned for `E`: the invariant the raw-pointer loops below rely on, checked
+/// once per instruction whatever the API layer checked before.
+#[inline]
+fn assert_dense_range<E>(ub: &[u8], at: u64, n: usize) {
+    let end = (n as u64)
+        .checked_mul(std::mem::size_of::<E>() as u64)
+        .and_then(|b| b.checked_add(at));
+    assert!(
+        end.is_some_and(|e| e <= ub.len() as u64)
+            && (ub.as_ptr() as usize + at as usize).is_multiple_of(std::mem::align_of::<E>()),
+        "dense vector access of {n} elements at byte {at} lies outside the {}-byte buffer or is misaligned",
+        ub.len()
+    );
+}
+
 fn dense1<D: Pod, A: Pod>(ub: &mut [u8], n: usize, d: u64, a: u64, same: bool, f: impl Fn(A) -> D) {
+    assert_dense_range::<D>(ub, d, n);
+    assert_dense_range::<A>(ub, a, n);
     let base = ub.as_mut_ptr();
-    // SAFETY: the caller checked both dense ranges lie in `ub` (bounds checked by the API layer
-    // against the physical UB), are aligned for their types, and are disjoint or identical.
+    // SAFETY: both dense ranges lie in `ub` and are aligned for their types (asserted above); the
+    // caller passes ranges that are disjoint or identical (`same`).
     unsafe {
         let pa = base.add(a as usize) as *const A;
         let pd = base.add(d as usize) as *mut D;
@@ -491,9 +521,12 @@ fn dense2<D: Pod, A: Pod, B: Pod>(
     aliased: bool,
     f: impl Fn(A, B) -> D,
 ) {
+    assert_dense_range::<D>(ub, d, n);
+    assert_dense_range::<A>(ub, a, n);
+    assert_dense_range::<B>(ub, b, n);
     let base = ub.as_mut_ptr();
-    // SAFETY: as in `dense1`; sources only alias the destination exactly, and then only raw
-    // pointer reads/writes of the same index are used.
+    // SAFETY: every range lies in `ub` and is aligned (asserted above); sources only alias the
+    // destination exactly (`aliased`), and then only raw reads/writes of the same index are used.
     unsafe {
         let pa = base.add(a as usize) as *const A;
         let pb = base.add(b as usize) as *const B;

@@ -324,7 +324,7 @@ fn copy_count<T: Element>(
     count: i64,
 ) -> Result<()> {
     let rt = route(core, src, dst)?;
-    if count < 0 {
+    if !(0..1 << 32).contains(&count) {
         return Err(SimError::range(API, "calCount", count, "[0, 2^32)"));
     }
     let per_unit = (rt.units[2] / T::SIZE as u64).max(1);

@@ -530,8 +530,14 @@ pub(crate) fn run_bits(
         warn_on_overlap(core, api, loc, ops, &operands[..ops.len()], shape);
     }
     let n = ops.len() + bits.len();
+    let fixed_operands = bits.iter().all(|b| !b.advance);
     for (shape, operands, accesses) in &planned {
-        exec(core.mem.bytes_mut(Hardware::UB), shape, &operands[..n]);
+        let ub = core.mem.bytes_mut(Hardware::UB);
+        if fixed_operands && operands[..ops.len()].iter().all(|o| o.rep_stride == 0) {
+            run_in_place(ub, shape, &operands[..n], ops, &mut exec);
+        } else {
+            exec(ub, shape, &operands[..n]);
+        }
         core.issue(Pipe::V, api, loc, &accesses[..n]);
     }
     if let Issue::Count(_) = issue {
@@ -545,6 +551,57 @@ pub(crate) fn run_bits(
         }
     }
     Ok(())
+}
+
+/// Runs an instruction whose operands do not move between repeats (repeat stride 0 everywhere):
+/// every full repeat applies the same function to the same bytes, so once a repeat leaves them
+/// unchanged the remaining full repeats would too, and only the last (possibly partial) repeat
+/// is left to run. The result is the repeat-by-repeat one; the work is bounded even for the
+/// 2^32 − 1 elements counter mode allows.
+fn run_in_place(
+    ub: &mut [u8],
+    shape: &Shape,
+    operands: &[Operand],
+    ops: &[Opnd],
+    exec: &mut impl FnMut(&mut [u8], &Shape, &[Operand]),
+) {
+    if shape.repeats <= 2 {
+        return exec(ub, shape, operands);
+    }
+    let full = Shape {
+        repeats: 1,
+        enable: Enable::Bits(shape.bits(0)),
+        ..*shape
+    };
+    // The bytes one repeat touches: every operand's extent.
+    let lo = operands.iter().map(|o| o.addr).min().unwrap_or(0) as usize;
+    let hi = operands
+        .iter()
+        .zip(ops.iter().map(|o| o.size).chain(std::iter::repeat(1)))
+        .map(|(o, size)| o.end(size, &full).max(o.addr + BLOCK))
+        .max()
+        .unwrap_or(0)
+        .min(ub.len() as u64) as usize;
+    exec(ub, &full, operands);
+    let mut done = 1;
+    while done < shape.repeats - 1 {
+        let before = ub[lo..hi].to_vec();
+        exec(ub, &full, operands);
+        done += 1;
+        if ub[lo..hi] == before[..] {
+            break;
+        }
+    }
+    // Full repeats left once a fixed point is reached change nothing; run the last repeat.
+    if done < shape.repeats {
+        let last = shape.repeats - 1;
+        let tail = Shape {
+            repeats: 1,
+            enable: Enable::Bits(shape.bits(last)),
+            ..*shape
+        };
+        exec(ub, &tail, operands);
+    }
 }
 
 /// The mask register value a level-0 mask argument sets (`isSetMask = true`), checked against
@@ -733,9 +790,19 @@ fn first_conflict(
     (s, ssize): (Operand, usize),
     same: bool,
 ) -> Option<(u32, u32)> {
+    // When neither operand moves between repeats (repeat stride 0), every full repeat touches the
+    // same bytes: repeats 0 and 1 and the last one (the only one that may be partial) show every
+    // conflict there is, whatever the repeat count (counter mode allows up to 2^32 - 1 elements).
+    // Otherwise the operands' extents, checked against the physical buffer before this runs, bound
+    // the repeat count by the buffer size.
+    let reps: Vec<u32> = if d.rep_stride == 0 && s.rep_stride == 0 && shape.repeats > 3 {
+        vec![0, 1, shape.repeats - 1]
+    } else {
+        (0..shape.repeats).collect()
+    };
     // Byte runs (start, end, repeat, is_destination) of every enabled 32-byte block.
     let mut runs = Vec::new();
-    for r in 0..shape.repeats {
+    for r in reps {
         let span = match shape.enable {
             Enable::Counter(n) => n
                 .saturating_sub(r as u64 * shape.lanes as u64)

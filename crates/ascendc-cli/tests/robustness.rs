@@ -1,0 +1,182 @@
+//! `ascendc run --check` on C++ kernels: the synchronisation checker finds the three classic
+//! mistakes and stays quiet on correct queue, ping-pong and hand-synchronised kernels.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cpp(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/cpp")
+        .join(name)
+}
+
+/// `ascendc run [--check] sources -- args`, in a fresh working directory.
+fn run(check: bool, sources: &[&str], args: &[&str]) -> (Output, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    // Inputs for the kernels that read `x.bin` / `y.bin` (add_tiled: 8 × 2048 floats).
+    for name in ["x.bin", "y.bin"] {
+        let v: Vec<u8> = (0..8 * 2048)
+            .flat_map(|i| (i as f32).to_le_bytes())
+            .collect();
+        std::fs::write(dir.path().join(name), v).unwrap();
+    }
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ascendc"));
+    cmd.current_dir(dir.path()).arg("run");
+    if check {
+        cmd.arg("--check");
+    }
+    cmd.args(sources.iter().map(|s| cpp(s)))
+        .arg("--")
+        .args(args);
+    let o = cmd.output().expect("ascendc runs");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    (o, out, err)
+}
+
+#[test]
+fn check_finds_missing_v_to_mte3_sync() {
+    let (o, out, err) = run(
+        true,
+        &["robust_hazards.cpp", "robust_hazards_main.cpp"],
+        &["1"],
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("RAW hazard") && err.contains("PIPE_V") && err.contains("PIPE_MTE3"),
+        "{err}"
+    );
+    assert!(err.contains("robust_hazards.cpp:"), "{err}");
+    // Without --check the simulator computes in program order and says nothing.
+    let (o, _, err) = run(
+        false,
+        &["robust_hazards.cpp", "robust_hazards_main.cpp"],
+        &["1"],
+    );
+    assert!(o.status.success() && !err.contains("hazard"), "{err}");
+}
+
+#[test]
+fn check_finds_an_unpaired_set_flag() {
+    let (o, out, err) = run(
+        true,
+        &["robust_hazards.cpp", "robust_hazards_main.cpp"],
+        &["2"],
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("SetFlag<HardEvent::V_MTE3>(1) is never waited for"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_finds_war_between_mte2_and_v() {
+    let (o, out, err) = run(
+        true,
+        &["robust_hazards.cpp", "robust_hazards_main.cpp"],
+        &["3"],
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("WAR hazard") && err.contains("PIPE_V") && err.contains("PIPE_MTE2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_is_quiet_on_correct_kernels() {
+    for (sources, args) in [
+        (
+            &["robust_hazards.cpp", "robust_hazards_main.cpp"][..],
+            &["0"][..],
+        ),
+        (&["event_flags.cpp", "event_flags_main.cpp"][..], &[][..]),
+        (&["add_tiled.cpp", "add_tiled_main.cpp"][..], &["."][..]),
+        (&["seed000_add.cpp", "seed000_main.cpp"][..], &["."][..]),
+    ] {
+        let (o, out, err) = run(true, sources, args);
+        assert!(o.status.success(), "{sources:?}\n{out}\n{err}");
+        assert!(
+            !err.contains("hazard") && !err.contains("warning"),
+            "{sources:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_wait_flag_nobody_sets_fails_the_launch_with_its_line() {
+    let (o, out, err) = run(
+        false,
+        &["robust_hazards.cpp", "robust_hazards_main.cpp"],
+        &["4"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("WaitFlag<HardEvent::V_MTE3>(2) has no SetFlag")
+            && err.contains("robust_hazards.cpp:31")
+            && err.contains("block 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn counter_mode_reset_mask_is_bounded_work_in_cpp() {
+    let (o, out, err) = run(
+        false,
+        &["robust_hazards.cpp", "robust_hazards_main.cpp"],
+        &["5"],
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(out.lines().last(), Some("PASS"), "{out}\n{err}");
+}
+
+/// Native code faults: each reported with the block and what went wrong, never silent.
+#[test]
+fn raw_overrun_past_a_gm_allocation_faults_deterministically() {
+    for _ in 0..3 {
+        let (o, out, err) = run(
+            false,
+            &["robust_faults.cpp", "robust_faults_main.cpp"],
+            &["1"],
+        );
+        assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+        assert!(
+            err.contains("error: block 0: a raw access at")
+                && err.contains("past the end of GM allocation")
+                && err.contains("(248 bytes at"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn small_raw_overrun_is_found_when_the_buffer_is_freed() {
+    let (o, out, err) = run(
+        false,
+        &["robust_faults.cpp", "robust_faults_main.cpp"],
+        &["4"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("GmFree") && err.contains("248 bytes") && err.contains("were overrun"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_exception_names_the_kernel_and_its_launch() {
+    let (o, out, err) = run(
+        false,
+        &["robust_faults.cpp", "robust_faults_main.cpp"],
+        &["2"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("tile count mismatch")
+            && err.contains("(kernel `misbehave`)")
+            && err.contains("robust_faults_main.cpp:13")
+            && !err.contains("<kernel>:0"),
+        "{err}"
+    );
+}

@@ -1,0 +1,17 @@
+// Host side of robust_faults.cpp: `main MODE`.
+#include <cstdio>
+#include <cstdlib>
+
+#include "tikicpulib.h"
+
+extern "C" __global__ __aicore__ void misbehave(GM_ADDR y, int32_t mode);
+
+int main(int argc, char** argv)
+{
+    int32_t mode = argc > 1 ? std::atoi(argv[1]) : 0;
+    float* y = (float*)AscendC::GmAlloc(62 * sizeof(float));
+    ICPU_RUN_KF(misbehave, 1, (GM_ADDR)y, mode);
+    AscendC::GmFree(y);
+    std::printf("the host goes on\n");
+    return 0;
+}
