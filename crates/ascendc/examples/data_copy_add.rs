@@ -89,4 +89,12 @@ fn main() {
         });
     println!("{report}");
     println!("{}", dst.format::<f16>());
+    // The expected values: element i of both inputs is i + 1, so the sum is 2i + 2 (exact in half).
+    let expected: Vec<f16> = (1..=512).map(|i| f16::from_f32(2.0 * i as f32)).collect();
+    if dst.to_vec::<f16>() == expected {
+        println!("PASS: all 512 results equal the expected 2, 4, … 1024");
+    } else {
+        println!("FAIL: the results differ from the expected 2, 4, … 1024");
+        std::process::exit(1);
+    }
 }
