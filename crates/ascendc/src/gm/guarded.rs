@@ -21,7 +21,7 @@ fn page() -> usize {
     }
 }
 
-/// One mapping: [leading slack][data][rounding gap][guard page].
+/// One mapping: leading slack, data, rounding gap, guard page.
 pub struct Guarded {
     base: *mut u8,
     total: usize,
