@@ -180,3 +180,17 @@ fn an_exception_names_the_kernel_and_its_launch() {
         "{err}"
     );
 }
+
+#[test]
+fn exit_inside_a_kernel_is_reported_with_the_block() {
+    let (o, out, err) = run(
+        false,
+        &["robust_faults.cpp", "robust_faults_main.cpp"],
+        &["3"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("block 0: the kernel called exit()") && !out.contains("goes on"),
+        "{err}"
+    );
+}

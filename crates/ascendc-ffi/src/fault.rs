@@ -1,6 +1,7 @@
 //! Faults native kernel code causes outside the simulator's checks: a raw access that runs into
-//! the guard page after a GM allocation (SIGSEGV/SIGBUS) is reported with the block and the
-//! allocation; the process then ends with status 1 (after a real memory fault it cannot go on).
+//! the guard page after a GM allocation (SIGSEGV/SIGBUS), and `exit()` called inside a kernel.
+//! Both are reported with the block and, for the guard page, the allocation; the process then
+//! ends with status 1 (after a real memory fault it cannot go on).
 
 use std::sync::Once;
 
@@ -10,7 +11,7 @@ static INSTALL: Once = Once::new();
 pub fn install() {
     INSTALL.call_once(|| {
         // SAFETY: `on_fault` only calls async-signal-safe functions (write, _exit) and lock-free
-        // lookups.
+        // lookups; `on_exit` is a plain C callback.
         unsafe {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_fault as *const () as usize;
@@ -18,6 +19,7 @@ pub fn install() {
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(libc::SIGSEGV, &sa, std::ptr::null_mut());
             libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
+            libc::atexit(on_exit);
         }
     });
 }
@@ -71,4 +73,23 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut lib
     say(&b.bytes[..b.len]);
     // SAFETY: ends the process without running handlers that might touch the broken state.
     unsafe { libc::_exit(1) };
+}
+
+/// `exit()` while a block runs on this thread: the launch cannot finish, so say which block
+/// stopped it and end with a failure status whatever status `exit` was given.
+extern "C" fn on_exit() {
+    if let Some(n) = ascendc::running_block() {
+        use std::fmt::Write;
+        let mut b = Buf {
+            bytes: [0; 512],
+            len: 0,
+        };
+        let _ = writeln!(
+            b,
+            "error: block {n}: the kernel called exit(): the process ends with the launch unfinished (return from the kernel instead)"
+        );
+        say(&b.bytes[..b.len]);
+        // SAFETY: ends the process at once with a failure status; the launch cannot finish.
+        unsafe { libc::_exit(1) };
+    }
 }

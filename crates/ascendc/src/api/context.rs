@@ -3,19 +3,25 @@
 
 use crate::core::Core;
 use crate::error::{Category, Result, SimError, SourceLoc};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 thread_local! {
     static CURRENT: RefCell<Option<Core>> = const { RefCell::new(None) };
+    /// The block of the current core, kept apart from it: a `Cell` of plain data has no
+    /// destructor, so it stays readable while the process exits (glibc destroys the calling
+    /// thread's other thread-locals before it runs `atexit` handlers) and from signal handlers.
+    static BLOCK: Cell<Option<u32>> = const { Cell::new(None) };
 }
 
 /// Makes `core` the current core of this thread.
 pub(crate) fn install(core: Core) {
+    BLOCK.with(|b| b.set(Some(core.block_idx)));
     CURRENT.with(|c| *c.borrow_mut() = Some(core));
 }
 
 /// Removes and returns the current core of this thread.
 pub(crate) fn take() -> Option<Core> {
+    BLOCK.with(|b| b.set(None));
     CURRENT.with(|c| c.borrow_mut().take())
 }
 
@@ -46,15 +52,8 @@ pub(crate) fn try_with_core<R>(f: impl FnOnce(&mut Core) -> R) -> Option<R> {
 }
 
 /// The block the current thread is running, if any, found without waiting or panicking (for
-/// fault reports, which may run in a signal handler). `None` outside a kernel, or while a
-/// simulator call holds the core.
+/// fault and exit reports, which may run in a signal handler or while the process exits). `None`
+/// outside a kernel.
 pub fn running_block() -> Option<u32> {
-    CURRENT
-        .try_with(|c| {
-            c.try_borrow()
-                .ok()
-                .and_then(|g| g.as_ref().map(|c| c.block_idx))
-        })
-        .ok()
-        .flatten()
+    BLOCK.try_with(|b| b.get()).ok().flatten()
 }
