@@ -20,8 +20,6 @@ static NEXT_REGION: AtomicU64 = AtomicU64::new(1);
 /// [`guarded`]).
 pub(crate) struct GmRegion {
     id: u64,
-    ptr: *mut u8,
-    len: usize,
     mem: guarded::Guarded,
 }
 
@@ -33,12 +31,9 @@ unsafe impl Sync for GmRegion {}
 impl GmRegion {
     fn new(bytes: Vec<u8>) -> GmRegion {
         let id = NEXT_REGION.fetch_add(1, Ordering::Relaxed);
-        let mem = guarded::Guarded::new(id, &bytes);
         GmRegion {
             id,
-            ptr: mem.ptr,
-            len: mem.len,
-            mem,
+            mem: guarded::Guarded::new(id, &bytes),
         }
     }
 }
@@ -55,7 +50,7 @@ impl fmt::Debug for GmBuffer {
         write!(
             f,
             "GmBuffer(#{}, {} bytes)",
-            self.region.id, self.region.len
+            self.region.id, self.region.mem.len
         )
     }
 }
@@ -99,24 +94,28 @@ impl GmBuffer {
 
     /// Size in bytes.
     pub fn len_bytes(&self) -> usize {
-        self.region.len
+        self.region.mem.len
     }
 
     /// A copy of the whole buffer as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = vec![0u8; self.region.len];
+        let mut out = vec![0u8; self.region.mem.len];
         // SAFETY: in bounds by construction; raw copy out of the region.
-        unsafe { std::ptr::copy_nonoverlapping(self.region.ptr, out.as_mut_ptr(), out.len()) };
+        unsafe { std::ptr::copy_nonoverlapping(self.region.mem.ptr, out.as_mut_ptr(), out.len()) };
         out
     }
 
     /// A copy of the whole buffer as elements of `T` (a trailing partial element is dropped).
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
-        let n = self.region.len / T::SIZE;
+        let n = self.region.mem.len / T::SIZE;
         let mut out = vec![T::default(); n];
         // SAFETY: `n * T::SIZE <= len`; T is Pod.
         unsafe {
-            std::ptr::copy_nonoverlapping(self.region.ptr, out.as_mut_ptr() as *mut u8, n * T::SIZE)
+            std::ptr::copy_nonoverlapping(
+                self.region.mem.ptr,
+                out.as_mut_ptr() as *mut u8,
+                n * T::SIZE,
+            )
         };
         out
     }
@@ -136,7 +135,7 @@ impl GmBuffer {
                 "GmBuffer::write_slice",
                 "offset",
                 offset,
-                format!("[0, {}] elements", self.region.len / T::SIZE),
+                format!("[0, {}] elements", self.region.mem.len / T::SIZE),
             )
         })?;
         self.addr()
@@ -147,7 +146,7 @@ impl GmBuffer {
     /// pointers; every access must still go through a [`GmAddr`].
     #[doc(hidden)]
     pub fn host_ptr(&self) -> *mut u8 {
-        self.region.ptr
+        self.region.mem.ptr
     }
 
     /// The address of the first byte, to pass to a kernel (`GM_ADDR`).
@@ -188,7 +187,7 @@ impl GmAddr {
 
     /// The host address of this byte (the `GM_ADDR` a C++ kernel holds).
     pub fn host_ptr(&self) -> *mut u8 {
-        self.region.ptr.wrapping_add(self.offset)
+        self.region.mem.ptr.wrapping_add(self.offset)
     }
 
     /// Identifier of the allocation (stable for its lifetime).
@@ -198,14 +197,14 @@ impl GmAddr {
 
     /// Size of the whole allocation in bytes.
     pub fn region_len(&self) -> usize {
-        self.region.len
+        self.region.mem.len
     }
 
     /// Checks that `[offset + start, offset + start + len)` lies inside the allocation (computed
     /// without wrapping, whatever the operands).
     pub(crate) fn check(&self, api: &'static str, start: u64, len: u64) -> Result<()> {
         let begin = self.offset as u128 + start as u128;
-        if begin + len as u128 <= self.region.len as u128 {
+        if begin + len as u128 <= self.region.mem.len as u128 {
             return Ok(());
         }
         Err(SimError::new(
@@ -213,7 +212,7 @@ impl GmAddr {
             api,
             format!(
                 "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
-                self.region.len
+                self.region.mem.len
             ),
         ))
     }
@@ -221,7 +220,7 @@ impl GmAddr {
     /// Raw pointer to byte `start` past this address. Caller must have checked bounds.
     pub(crate) fn ptr(&self, start: usize) -> *mut u8 {
         // SAFETY (of the later use): callers check bounds first.
-        self.region.ptr.wrapping_add(self.offset + start)
+        self.region.mem.ptr.wrapping_add(self.offset + start)
     }
 
     /// Copies `out.len()` bytes from `start` bytes past this address.

@@ -584,8 +584,10 @@ fn run_in_place(
         .min(ub.len() as u64) as usize;
     exec(ub, &full, operands);
     let mut done = 1;
+    let mut before = Vec::with_capacity(hi.saturating_sub(lo));
     while done < shape.repeats - 1 {
-        let before = ub[lo..hi].to_vec();
+        before.clear();
+        before.extend_from_slice(&ub[lo..hi]);
         exec(ub, &full, operands);
         done += 1;
         if ub[lo..hi] == before[..] {
