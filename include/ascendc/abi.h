@@ -66,6 +66,7 @@ struct RawLocal {
     uint32_t addr = 0;
     uint32_t len = 0;
     uint32_t ownerQueue = 0;
+    uint32_t ownerGen = 0;
     uint16_t ownerBuf = 0;
     uint8_t pos = 0;
     uint8_t hw = 0;

@@ -194,3 +194,44 @@ fn exit_inside_a_kernel_is_reported_with_the_block() {
         "{err}"
     );
 }
+
+/// A queue tensor used after its FreeTensor fails the launch with the queue, the FreeTensor line
+/// and the line of the use; the correct kernel passes.
+#[test]
+fn use_after_free_tensor_fails_with_both_lines() {
+    let sources = [
+        "robust_use_after_free.cpp",
+        "robust_use_after_free_main.cpp",
+    ];
+    let (o, out, err) = run(false, &sources, &["0"]);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(out.lines().last(), Some("PASS"), "{out}\n{err}");
+    for (mode, api, queue, freed, used) in [
+        ("1", "Add", "VECIN", 26, 28),
+        ("2", "DataCopy", "VECOUT", 33, 35),
+    ] {
+        let (o, out, err) = run(false, &sources, &[mode]);
+        assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+        assert!(
+            err.contains(api)
+                && err.contains(&format!("{queue} queue"))
+                && err.contains("freed by FreeTensor at "),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("robust_use_after_free.cpp:{freed}"))
+                && err.contains(&format!("robust_use_after_free.cpp:{used}"))
+                && err.contains("block 0"),
+            "{err}"
+        );
+    }
+    let (o, out, err) = run(false, &sources, &["3"]);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("Muls")
+            && err.contains("now belongs to a later AllocTensor (at ")
+            && err.contains("robust_use_after_free.cpp:38")
+            && err.contains("robust_use_after_free.cpp:40"),
+        "{err}"
+    );
+}

@@ -107,6 +107,8 @@ pub struct AscLocal {
     pub len: u32,
     /// Owning queue id, 0 when the tensor is not a queue buffer.
     pub owner_queue: u32,
+    /// Allocation (generation) of the owning queue buffer the tensor belongs to.
+    pub owner_gen: u32,
     /// Buffer index in the owning queue.
     pub owner_buf: u16,
     /// `TPosition` index.
@@ -191,7 +193,8 @@ fn invalid(what: &str, i: u8) -> SimError {
 impl AscLocal {
     /// The tensor as the simulator's handle.
     pub fn tensor<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
-        let owner = (self.owner_queue != 0).then_some((self.owner_queue, self.owner_buf));
+        let owner =
+            (self.owner_queue != 0).then_some((self.owner_queue, self.owner_buf, self.owner_gen));
         let mut t = LocalTensor::from_parts(
             position(self.pos)?,
             hardware(self.hw)?,
@@ -208,12 +211,13 @@ impl AscLocal {
     /// The plain-data form of a simulator handle.
     pub fn of<T: ascendc::Element>(t: &LocalTensor<T>) -> AscLocal {
         let (pos, hw, addr, len, owner) = t.to_parts();
-        let (owner_queue, owner_buf) = owner.unwrap_or((0, 0));
+        let (owner_queue, owner_buf, owner_gen) = owner.unwrap_or((0, 0, 0));
         let shape = t.get_shape_info();
         AscLocal {
             addr,
             len,
             owner_queue,
+            owner_gen,
             owner_buf,
             pos: POSITIONS.iter().position(|p| *p == pos).unwrap_or(0) as u8,
             hw: hw as u8,

@@ -207,3 +207,75 @@ fn counter_mode_whole_reduce_with_repeat_stride_0_is_bounded_work() {
     // The last repeat has (2^32 − 1) mod 128 = 127 lanes of 1.0.
     assert_eq!(out, f16::from_f32(127.0));
 }
+
+/// The first error of a one-block launch of `kernel`.
+fn first_error(kernel: impl Fn() -> Result<()> + Sync) -> ascendc::SimError {
+    let e = Launch::new(1).run(kernel).unwrap_err();
+    e.errors[0].clone()
+}
+
+/// Using a queue tensor after its FreeTensor fails at the using call, naming the queue's position,
+/// the FreeTensor line and the use line; the freed buffer keeps its contents.
+#[test]
+fn use_after_free_tensor_is_an_error_naming_the_free_and_the_use() {
+    let gm = GmBuffer::from_slice(&[2.0f32; 64]);
+    let out = GmBuffer::from_slice(&[-1.0f32; 64]);
+    let (g, o) = (gm.addr(), out.addr());
+    let free_line = line!() + 12;
+    let kernel = |what: u32| {
+        let (g, o) = (g.clone(), o.clone());
+        move || -> Result<()> {
+            let mut pipe = TPipe::new();
+            let mut q: TQue<QuePosition::VECIN, 1> = TQue::new();
+            pipe.init_buffer(&mut q, 1, 256)?;
+            let (mut gi, mut go) = (GlobalTensor::<f32>::new(), GlobalTensor::<f32>::new());
+            gi.set_global_buffer(g.clone());
+            go.set_global_buffer(o.clone());
+            let t = q.alloc_tensor::<f32>()?;
+            data_copy(&t, &gi, 64)?;
+            q.free_tensor(&t)?;
+            match what {
+                0 => add(&t, &t, &t, 64),
+                1 => data_copy(&go, &t, 64),
+                2 => t.get_value(3).map(|_| ()),
+                3 => reduce_sum(&t, &t, &t, 64),
+                4 => q.enque(&t),
+                _ => {
+                    // The same buffer handed out again: the old handle is stale.
+                    let fresh = q.alloc_tensor::<f32>()?;
+                    muls(&fresh, &fresh, 2.0, 64)?;
+                    adds(&t, &t, 1.0, 64)
+                }
+            }
+        }
+    };
+    let apis = [
+        "Add",
+        "DataCopy",
+        "LocalTensor::GetValue",
+        "ReduceSum",
+        "TQue::EnQue",
+    ];
+    for (what, api) in apis.iter().enumerate() {
+        let e = first_error(kernel(what as u32));
+        assert_eq!(e.api, *api, "{e}");
+        assert!(
+            e.message.contains("VECIN queue")
+                && e.message
+                    .contains(&format!("freed by FreeTensor at {}:{free_line}", file!())),
+            "{e}"
+        );
+        let loc = e.location.expect("the use line");
+        assert!(
+            loc.line > free_line && loc.file.ends_with("robustness.rs"),
+            "{e}"
+        );
+    }
+    let e = first_error(kernel(5));
+    assert_eq!(e.api, "Adds", "{e}");
+    assert!(
+        e.message.contains("now belongs to a later AllocTensor"),
+        "{e}"
+    );
+    assert_eq!(out.to_vec::<f32>(), vec![-1.0f32; 64]);
+}

@@ -15,7 +15,28 @@ use std::marker::PhantomData;
 pub(crate) struct Owner {
     pub queue: u32,
     pub buf: u16,
+    /// The allocation (generation) of the buffer this tensor belongs to.
+    pub gen: u32,
 }
+
+impl Owner {
+    /// Fails when the tensor's allocation was freed (`FreeTensor`) on `core`.
+    pub(crate) fn check_live(
+        owner: Option<Owner>,
+        core: &crate::core::Core,
+        api: &'static str,
+        name: &str,
+    ) -> Result<()> {
+        match owner {
+            Some(o) => core.lives.check(api, name, o.queue, o.buf, o.gen),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A queue tensor's owner as plain data: queue id, buffer index, allocation (generation).
+#[doc(hidden)]
+pub type OwnerParts = (u32, u16, u32);
 
 /// Tensor shape description (`ShapeInfo`): up to 8 dimensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -136,11 +157,11 @@ impl<T: Element> LocalTensor<T> {
         self.len / T::SIZE as u32
     }
 
-    /// The handle as plain data (position, buffer, byte address, byte length, owning queue and
-    /// buffer), for front ends in other languages that hold tensors by value.
+    /// The handle as plain data (position, buffer, byte address, byte length, owning queue,
+    /// buffer and allocation), for front ends in other languages that hold tensors by value.
     #[doc(hidden)]
-    pub fn to_parts(&self) -> (TPosition, Hardware, u32, u32, Option<(u32, u16)>) {
-        let owner = self.owner.map(|o| (o.queue, o.buf));
+    pub fn to_parts(&self) -> (TPosition, Hardware, u32, u32, Option<OwnerParts>) {
+        let owner = self.owner.map(|o| (o.queue, o.buf, o.gen));
         (self.pos, self.hw, self.addr, self.len, owner)
     }
 
@@ -154,7 +175,7 @@ impl<T: Element> LocalTensor<T> {
         hw: Hardware,
         addr: u32,
         len: u32,
-        owner: Option<(u32, u16)>,
+        owner: Option<OwnerParts>,
     ) -> Result<Self> {
         const API: &str = "LocalTensor";
         let size = super::context::try_with_core(|core| core.mem.size(hw)).ok_or_else(|| {
@@ -173,7 +194,7 @@ impl<T: Element> LocalTensor<T> {
                 ),
             )));
         }
-        let owner = owner.map(|(queue, buf)| Owner { queue, buf });
+        let owner = owner.map(|(queue, buf, gen)| Owner { queue, buf, gen });
         Ok(LocalTensor::raw(pos, hw, addr, len, owner))
     }
 
@@ -287,6 +308,7 @@ impl<T: Element> LocalTensor<T> {
         let loc = SourceLoc::caller();
         const API: &str = "LocalTensor::GetValue";
         with_core(API, loc, |core| {
+            Owner::check_live(self.owner, core, API, "tensor")?;
             let a = self.check_index(API, i)?;
             let mut v = T::default();
             dma::read(
@@ -316,6 +338,7 @@ impl<T: Element> LocalTensor<T> {
         let loc = SourceLoc::caller();
         const API: &str = "LocalTensor::SetValue";
         with_core(API, loc, |core| {
+            Owner::check_live(self.owner, core, API, "tensor")?;
             let a = self.check_index(API, i)?;
             dma::write(
                 core,

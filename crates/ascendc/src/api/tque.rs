@@ -33,6 +33,8 @@ struct BufHandle {
     free_id: Option<u32>,
     /// The ShapeInfo of the tensor last enqueued from this buffer (returned by DeQue).
     shape: Option<ShapeInfo>,
+    /// The buffer's current allocation (see `core::lifetime`).
+    gen: u32,
 }
 
 /// The state shared by `TQue` and `TQueBind`.
@@ -159,6 +161,7 @@ impl QueueState {
                 enq_id: None,
                 free_id: None,
                 shape: None,
+                gen: 0,
             })
             .collect();
         if self.depth == 0 {
@@ -218,8 +221,10 @@ impl QueueState {
                 ));
             }
         };
+        let gen = core.lives.allocate(self.id, idx as u16, self.pos, loc);
         let b = &mut self.bufs[idx];
         b.state = BufState::Occupied;
+        b.gen = gen;
         if self.depth != 0 {
             if let (Some(id), Some(f)) = (b.free_id.take(), self.free_event) {
                 core.wait_flag(f, id, API, loc);
@@ -237,6 +242,7 @@ impl QueueState {
             Some(Owner {
                 queue: self.id,
                 buf: idx as u16,
+                gen,
             }),
         ))
     }
@@ -249,6 +255,7 @@ impl QueueState {
     ) -> Result<()> {
         const API: &str = "TQue::EnQue";
         let idx = self.owned(API, t.owner)?;
+        Owner::check_live(t.owner, core, API, "tensor")?;
         if self.depth != 0 && self.used_count >= self.depth as u32 {
             return Err(SimError::new(
                 Category::QueueState,
@@ -338,6 +345,7 @@ impl QueueState {
             Some(Owner {
                 queue: self.id,
                 buf: idx as u16,
+                gen: b.gen,
             }),
         );
         t.shape = b.shape;
@@ -352,6 +360,9 @@ impl QueueState {
     ) -> Result<()> {
         const API: &str = "TQue::FreeTensor";
         let idx = self.owned(API, t.owner)?;
+        if self.bufs[idx].state != BufState::Free {
+            Owner::check_live(t.owner, core, API, "tensor")?;
+        }
         if self.bufs[idx].state == BufState::Free {
             return Err(SimError::new(
                 Category::QueueState,
@@ -370,6 +381,7 @@ impl QueueState {
             core.set_flag(f, id, API, loc);
         }
         self.bufs[idx].state = BufState::Free;
+        core.lives.free(self.id, idx as u16, loc);
         self.buf_used -= 1;
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! The Ascend C API layer (`crate::api`) lowers every call onto this.
 
 pub mod dma;
+pub mod lifetime;
 pub mod memory;
 pub mod trace;
 pub mod vector;
@@ -122,6 +123,8 @@ pub struct Core {
     pub sys_workspace: Option<crate::gm::GmAddr>,
     /// Cross-core state: GM atomic mode and the ordering record of the race check.
     pub sync: crate::multicore::CoreSync,
+    /// Which allocation of each queue buffer is live (use-after-FreeTensor check).
+    pub lives: lifetime::BufferLives,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -170,6 +173,7 @@ impl Core {
             pad_register: None,
             sys_workspace: None,
             sync: Default::default(),
+            lives: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],

@@ -444,8 +444,8 @@ fn co1_co2<D: Element, S: Element>(
         ));
     }
     let split = deq8 && store < 2;
-    check_alignment(API, Side::local(src), "source", S::SIZE)?;
-    check_alignment(API, Side::local(dst), "destination", 32)?;
+    check_alignment(core, API, Side::local(src), "source", S::SIZE)?;
+    check_alignment(core, API, Side::local(dst), "destination", 32)?;
     for (name, v, max) in [
         ("blockCount", p.block_count, 4095u16),
         ("blockLen", p.block_len, 65535),

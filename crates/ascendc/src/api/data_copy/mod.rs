@@ -10,7 +10,7 @@ pub mod pad;
 pub mod slice;
 
 use super::context::with_core;
-use super::tensor::{GlobalTensor, LocalTensor};
+use super::tensor::{GlobalTensor, LocalTensor, Owner};
 use crate::chip::DataPath;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::Pipe;
@@ -68,6 +68,7 @@ pub(crate) enum Side<'a> {
         hw: Hardware,
         addr: u32,
         len: u32,
+        owner: Option<Owner>,
     },
 }
 
@@ -78,6 +79,7 @@ impl<'a> Side<'a> {
             hw: t.hw,
             addr: t.addr,
             len: t.len,
+            owner: t.owner,
         }
     }
 
@@ -181,8 +183,10 @@ pub(crate) fn check_path(core: &Core, api: &'static str, path: DataPath) -> Resu
     }
 }
 
-/// Checks start alignment of both sides of a copy.
+/// Checks the start alignment of one side of a copy, and that a local side's tensor was not
+/// freed.
 pub(crate) fn check_alignment(
+    core: &Core,
     api: &'static str,
     side: Side,
     what: &str,
@@ -200,7 +204,10 @@ pub(crate) fn check_alignment(
                 ));
             }
         }
-        Side::Local { hw, addr, .. } => {
+        Side::Local {
+            hw, addr, owner, ..
+        } => {
+            Owner::check_live(owner, core, api, what)?;
             let a = copy_align(hw, elem_size);
             if !(addr as u64).is_multiple_of(a) {
                 return Err(SimError::align(api, what, addr as u64, a as u32, hw));
@@ -232,8 +239,8 @@ pub(crate) fn copy_level0<T: Element>(
             ),
         ));
     }
-    check_alignment(API, src, "source", T::SIZE)?;
-    check_alignment(API, dst, "destination", T::SIZE)?;
+    check_alignment(core, API, src, "source", T::SIZE)?;
+    check_alignment(core, API, dst, "destination", T::SIZE)?;
     let Some(b) = check_blocks(core, loc, src, dst, p, rt.units)? else {
         return Ok(());
     };
@@ -471,8 +478,8 @@ impl DataCopyArgs<LocalTensor<f32>, LocalTensor<f16>> for DataCopyParams {
                 ));
             }
             check_path(core, API, DataPath::L1Bt)?;
-            check_alignment(API, s, "source", 2)?;
-            check_alignment(API, d, "destination", 4)?;
+            check_alignment(core, API, s, "source", 2)?;
+            check_alignment(core, API, d, "destination", 4)?;
             let Some(b) = check_blocks(core, loc, s, d, self, [64, 32, 128, 64])? else {
                 return Ok(());
             };

@@ -220,7 +220,7 @@ impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for Nd2NzParams {
                     ),
                 ));
             }
-            check_alignment(API, Side::local(dst), "destination", T::SIZE)?;
+            check_alignment(core, API, Side::local(dst), "destination", T::SIZE)?;
             let Some(plan) = plan_nd2nz(core, API, loc, self, T::SIZE)? else {
                 return Ok(());
             };
@@ -317,7 +317,7 @@ impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for Nz2NdParamsFu
                     ),
                 ));
             }
-            check_alignment(API, Side::local(src), "source", T::SIZE)?;
+            check_alignment(core, API, Side::local(src), "source", T::SIZE)?;
             let p = self;
             let ranges: [(&str, u16, u16, u16); 5] = [
                 ("ndNum", p.nd_num, 0, 4095),

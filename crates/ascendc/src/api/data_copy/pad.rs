@@ -289,7 +289,7 @@ fn gm_to_ub<T: Element>(
     if !check_common::<T>(core, loc, DataPath::DataCopyPad, &p)? {
         return Ok(());
     }
-    check_alignment(API, Side::local(dst), "destination", T::SIZE)?;
+    check_alignment(core, API, Side::local(dst), "destination", T::SIZE)?;
     let e = T::SIZE as u64;
     if !(p.block_len as u64).is_multiple_of(e) {
         return Err(SimError::new(
@@ -434,7 +434,7 @@ fn ub_to_gm_checked<T: Element>(
     if !check_common::<T>(core, loc, path, &p)? {
         return Ok(None);
     }
-    check_alignment(API, Side::local(src), "source", T::SIZE)?;
+    check_alignment(core, API, Side::local(src), "source", T::SIZE)?;
     let (n, b) = (p.block_count as u64, p.block_len as u64);
     if b % T::SIZE as u64 != 0 {
         core.warn(
@@ -500,7 +500,7 @@ fn ub_to_tscm<T: Element>(
     }
     require_ub("source", src.pos, src.hw, "UB (VECIN/VECOUT) → TSCM (L1)")?;
     check_path(core, API, DataPath::DataCopyPadTscm)?;
-    check_alignment(API, Side::local(dst), "destination", T::SIZE)?;
+    check_alignment(core, API, Side::local(dst), "destination", T::SIZE)?;
     if nz.nd_num != 1 {
         return Err(SimError::range(API, "Nd2NzParams.ndNum", nz.nd_num, "{1}"));
     }

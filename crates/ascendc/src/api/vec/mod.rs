@@ -13,7 +13,7 @@ pub mod scalar;
 pub mod support;
 pub mod unary;
 
-use super::tensor::LocalTensor;
+use super::tensor::{LocalTensor, Owner};
 use crate::core::trace::{Access, Pipe};
 use crate::core::vector::{contiguous_mask_bits, Enable, Operand, Shape, BLOCK};
 use crate::core::Core;
@@ -222,6 +222,7 @@ pub(crate) struct Opnd {
     pub blk: u32,
     pub rep: u32,
     pub write: bool,
+    pub owner: Option<Owner>,
 }
 
 impl Opnd {
@@ -243,6 +244,7 @@ impl Opnd {
             blk,
             rep,
             write,
+            owner: t.owner,
         }
     }
 }
@@ -301,6 +303,7 @@ pub(crate) struct BitOpnd {
     pub len: u32,
     pub write: bool,
     pub advance: bool,
+    pub owner: Option<Owner>,
 }
 
 impl BitOpnd {
@@ -319,6 +322,7 @@ impl BitOpnd {
             len: t.len,
             write,
             advance,
+            owner: t.owner,
         }
     }
 }
@@ -336,11 +340,12 @@ pub(crate) fn run_bits(
     bits: &[BitOpnd],
     mut exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
 ) -> Result<()> {
-    for (name, pos, hw, addr) in ops
+    for (name, pos, hw, addr, owner) in ops
         .iter()
-        .map(|o| (o.name, o.pos, o.hw, o.addr))
-        .chain(bits.iter().map(|o| (o.name, o.pos, o.hw, o.addr)))
+        .map(|o| (o.name, o.pos, o.hw, o.addr, o.owner))
+        .chain(bits.iter().map(|o| (o.name, o.pos, o.hw, o.addr, o.owner)))
     {
+        Owner::check_live(owner, core, api, name)?;
         let o = Opnd {
             name,
             pos,
@@ -351,6 +356,7 @@ pub(crate) fn run_bits(
             blk: 0,
             rep: 0,
             write: false,
+            owner,
         };
         if o.hw != Hardware::UB {
             return Err(SimError::new(

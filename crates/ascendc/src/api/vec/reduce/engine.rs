@@ -2,13 +2,15 @@
 
 use super::*;
 
-/// Checks an operand is a UB tensor whose start is `align`-byte aligned.
+/// Checks an operand is a live UB tensor whose start is `align`-byte aligned.
 pub(super) fn check_operand<T: Element>(
+    core: &Core,
     api: &'static str,
     name: &str,
     t: &LocalTensor<T>,
     align: u64,
 ) -> Result<()> {
+    crate::api::tensor::Owner::check_live(t.owner, core, api, name)?;
     if t.hw != Hardware::UB {
         return Err(SimError::new(
             Category::Position,
@@ -150,8 +152,8 @@ pub(super) fn level0<T: ReduceElement>(
             Group::Block => (8 * s as u64, s as u64, 8, 8 * s as u64),
             Group::Pair => (128, s as u64, l / 2, 32),
         };
-        check_operand(api, "dst", dst, dst_align)?;
-        check_operand(api, "src", src, BLOCK)?;
+        check_operand(core, api, "dst", dst, dst_align)?;
+        check_operand(core, api, "src", src, BLOCK)?;
         let repeat = check_param(api, "repeatTime", repeat, 255)?;
         let dst_rep = check_param(api, "dstRepStride", dst_rep_stride, 65535)?;
         let src_blk = check_param(api, "srcBlkStride", src_blk_stride, 65535)?;

@@ -131,9 +131,9 @@ pub(super) fn reduce_whole<T: ReduceElement>(
         let rules = ReduceRules::of(core.profile.product);
         let (s, l) = (T::SIZE, lanes::<T>());
         let e = (BLOCK as usize / s) as u64;
-        check_operand(api, "dst", dst, s as u64)?;
-        check_operand(api, "src", src, BLOCK)?;
-        check_operand(api, "sharedTmpBuffer", work, BLOCK)?;
+        check_operand(core, api, "dst", dst, s as u64)?;
+        check_operand(core, api, "src", src, BLOCK)?;
+        check_operand(core, api, "sharedTmpBuffer", work, BLOCK)?;
         let src_op;
         // The source shape: one instruction's lanes (level 0), or all `count` elements.
         let shape;
