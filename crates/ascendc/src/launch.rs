@@ -338,26 +338,35 @@ impl Launch {
         ));
         type Outcome = (usize, BlockReport, Option<SimError>);
         let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::with_capacity(cores.len()));
-        let one = |i: usize, memory: Option<LocalMemory>| -> LocalMemory {
+        // Each thread keeps its outcomes and hands them over once, at its end.
+        let one = |i: usize, memory: Option<LocalMemory>, out: &mut Vec<Outcome>| -> LocalMemory {
             sched::install(sched.clone(), i);
             let (b, e, m) = self.run_block(cores[i], i, &kernel, memory);
             sched::uninstall();
+            out.push((i, b, e));
+            m
+        };
+        let hand_over = |out: Vec<Outcome>| {
             results
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push((i, b, e));
-            sched.finish(i);
-            m
+                .extend(out);
         };
         let worker = || {
-            let mut memory = None;
-            while let Some(i) = sched.next_core() {
-                memory = Some(one(i, memory.take()));
+            let (mut memory, mut out) = (None, Vec::with_capacity(cores.len() / threads + 1));
+            let mut next = sched.next_core();
+            while let Some(i) = next {
+                memory = Some(one(i, memory.take(), &mut out));
+                next = sched.finish_and_next(i);
             }
+            hand_over(out);
         };
         let own_thread = |i: usize| {
             sched.begin(i);
-            one(i, None);
+            let mut out = Vec::new();
+            one(i, None, &mut out);
+            hand_over(out);
+            sched.finish(i);
         };
         if cores.len() == 1 && !sched.scheduled() {
             worker();
@@ -375,7 +384,8 @@ impl Launch {
             });
         }
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        results.sort_by_key(|(i, _, _)| *i);
+        // Indices are unique: an in-place unstable sort gives the launch order.
+        results.sort_unstable_by_key(|(i, _, _)| *i);
         let mut errors = Vec::new();
         let mut blocks = Vec::with_capacity(results.len());
         for (_, b, e) in results {

@@ -8,6 +8,10 @@ use crate::position::Hardware;
 pub struct LocalMemory {
     bufs: [Box<[u64]>; 7],
     sizes: [u32; 7],
+    /// The pattern the memories were last filled with.
+    seed: u64,
+    /// Memories handed out writable since the last fill (the others still hold the pattern).
+    dirty: [bool; 7],
 }
 
 impl LocalMemory {
@@ -19,6 +23,8 @@ impl LocalMemory {
                 vec![0u64; (profile.buffer_size[i] as usize).div_ceil(8)].into_boxed_slice()
             }),
             sizes: profile.buffer_size,
+            seed,
+            dirty: [true; 7],
         };
         m.refill(seed);
         m
@@ -29,10 +35,18 @@ impl LocalMemory {
         self.sizes == profile.buffer_size
     }
 
-    /// Overwrites every memory with the pattern `seed` selects: a 4 KiB pseudo-random tile,
-    /// repeated (deterministic, and as cheap as a memset).
+    /// Makes every memory hold the pattern `seed` selects: a 4 KiB pseudo-random tile, repeated
+    /// (deterministic). Only memories written since the last fill with the same seed are
+    /// rewritten, so reusing the memories of a core that touched nothing costs nothing.
     pub fn refill(&mut self, seed: u64) {
+        if seed != self.seed {
+            self.dirty = [true; 7];
+            self.seed = seed;
+        }
         for (i, buf) in self.bufs.iter_mut().enumerate() {
+            if !std::mem::take(&mut self.dirty[i]) {
+                continue;
+            }
             let mut s = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)) | 1;
             let tile: Vec<u64> = (0..512)
                 .map(|_| {
@@ -62,6 +76,7 @@ impl LocalMemory {
     /// The bytes of one memory, writable.
     pub fn bytes_mut(&mut self, hw: Hardware) -> &mut [u8] {
         let i = hw.local_index().expect("GM is not a local memory");
+        self.dirty[i] = true;
         &mut bytemuck::cast_slice_mut(&mut self.bufs[i])[..self.sizes[i] as usize]
     }
 
@@ -72,6 +87,7 @@ impl LocalMemory {
             src.local_index().expect("GM is not a local memory"),
         );
         assert_ne!(d, s, "pair_mut needs two different memories");
+        self.dirty[d] = true;
         let (ds, ss) = (self.sizes[d] as usize, self.sizes[s] as usize);
         if d < s {
             let (a, b) = self.bufs.split_at_mut(s);
@@ -103,6 +119,24 @@ mod tests {
         assert_eq!(a.bytes(Hardware::UB)[..64], b.bytes(Hardware::UB)[..64]);
         let c = LocalMemory::new(&ASCEND910B, 8);
         assert_ne!(a.bytes(Hardware::UB)[..64], c.bytes(Hardware::UB)[..64]);
+    }
+
+    #[test]
+    fn refill_restores_written_memories_only() {
+        let fresh = LocalMemory::new(&ASCEND910B, 7);
+        let mut m = LocalMemory::new(&ASCEND910B, 7);
+        m.bytes_mut(Hardware::UB)[100] ^= 0xFF;
+        let (l1, _) = m.pair_mut(Hardware::L1, Hardware::UB);
+        l1[5] ^= 0xFF;
+        assert_eq!(m.dirty.iter().filter(|d| **d).count(), 2);
+        m.refill(7);
+        assert_eq!(m.dirty, [false; 7]);
+        for hw in Hardware::LOCAL {
+            assert!(m.bytes(hw) == fresh.bytes(hw), "{hw}");
+        }
+        m.refill(8);
+        let other = LocalMemory::new(&ASCEND910B, 8);
+        assert!(m.bytes(Hardware::L0C) == other.bytes(Hardware::L0C));
     }
 
     #[test]

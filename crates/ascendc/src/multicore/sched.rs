@@ -91,15 +91,33 @@ struct State {
     baton: Option<usize>,
     rng: u64,
     deadlock: bool,
+    /// Core threads asleep on the condition variable.
+    sleepers: usize,
     barriers: HashMap<BarrierKey, Barrier>,
-    /// Per core and flag ID: one clock per pending count of the flag's counter.
-    flags: Vec<[VecDeque<Clock>; 16]>,
+    /// Per core and flag ID: one clock per pending count of the flag's counter (cores that
+    /// never received a flag have no entry).
+    flags: HashMap<usize, [VecDeque<Clock>; 16]>,
     /// Pending `CrossCoreSetFlag` calls of a group that completes together: (mode, group, flag,
     /// setter kind) → per member, the clocks of its sets not yet matched.
     flag_sets: HashMap<FlagGroup, HashMap<usize, VecDeque<Clock>>>,
     /// Clocks published by `IBSet`, per GM slot.
     ib: HashMap<(u64, usize), Clock>,
+    /// Per core, its vector clock; empty until the core first synchronises (launches of tens of
+    /// thousands of blocks never synchronise across cores, and n clocks of n entries would not fit).
     clocks: Vec<Clock>,
+}
+
+impl State {
+    /// The vector clock of core `me`, created (own entry 1) on first use.
+    fn clock_mut(&mut self, me: usize) -> &mut Clock {
+        let n = self.status.len();
+        let c = &mut self.clocks[me];
+        if c.is_empty() {
+            c.resize(n, 0);
+            c[me] = 1;
+        }
+        c
+    }
 }
 
 /// The shared scheduler of one launch.
@@ -156,13 +174,7 @@ impl Sched {
             Some(Schedule::Reverse) => (0..n).rev().collect(),
             _ => (0..n).collect(),
         };
-        let clocks = (0..n)
-            .map(|i| {
-                let mut c = vec![0; n];
-                c[i] = 1;
-                c
-            })
-            .collect();
+        let clocks = vec![Clock::new(); n];
         Sched {
             state: Mutex::new(State {
                 status: vec![Status::Unstarted; n],
@@ -177,8 +189,9 @@ impl Sched {
                     _ => 0,
                 },
                 deadlock: false,
+                sleepers: 0,
                 barriers: HashMap::new(),
-                flags: (0..n).map(|_| Default::default()).collect(),
+                flags: HashMap::new(),
                 flag_sets: HashMap::new(),
                 ib: HashMap::new(),
                 clocks,
@@ -196,8 +209,13 @@ impl Sched {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn wait<'a>(&self, g: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
-        self.cv.wait(g).unwrap_or_else(|e| e.into_inner())
+    /// Sleeps on the condition variable as a core (counted, so that finishing cores know
+    /// whether anyone needs waking).
+    fn wait<'a>(&self, mut g: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        g.sleepers += 1;
+        let mut g = self.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+        g.sleepers -= 1;
+        g
     }
 
     /// True when the launch runs one core at a time under a schedule.
@@ -238,7 +256,7 @@ impl Sched {
             if st.finished == self.cores.len() {
                 return;
             }
-            st = self.wait(st);
+            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
         }
     }
 
@@ -268,15 +286,32 @@ impl Sched {
     /// Marks a core finished (whatever its outcome).
     pub(crate) fn finish(&self, me: usize) {
         let mut st = self.lock();
+        self.finish_locked(&mut st, me);
+    }
+
+    /// Free mode: marks core `me` finished and hands out the next core, under one lock.
+    pub(crate) fn finish_and_next(&self, me: usize) -> Option<usize> {
+        let mut st = self.lock();
+        self.finish_locked(&mut st, me);
+        let i = st.unstarted.pop_front()?;
+        st.status[i] = Status::Running;
+        st.running += 1;
+        Some(i)
+    }
+
+    fn finish_locked(&self, st: &mut State, me: usize) {
         st.status[me] = Status::Finished;
         st.running -= 1;
         st.finished += 1;
         if self.scheduled() {
-            self.hand_over(&mut st);
+            self.hand_over(st);
         } else {
-            self.detect(&mut st);
+            self.detect(st);
         }
-        self.cv.notify_all();
+        // The launch thread only needs waking for the last core; waiting cores for anything.
+        if st.sleepers > 0 || st.finished == self.cores.len() || self.scheduled() {
+            self.cv.notify_all();
+        }
     }
 
     // ---- the kernel side ----
@@ -299,7 +334,7 @@ impl Sched {
 
     /// The vector clock of core `me` now.
     pub(crate) fn clock(&self, me: usize) -> Clock {
-        self.lock().clocks[me].clone()
+        self.lock().clock_mut(me).clone()
     }
 
     /// The core indices of a hardware barrier's participants.
@@ -337,8 +372,8 @@ impl Sched {
                 format!("{} does not take part in this barrier", self.cores[me]),
             ));
         }
-        let clock = st.clocks[me].clone();
-        st.clocks[me][me] += 1;
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
         let b = st.barriers.entry(key).or_default();
         if b.participants.is_empty() {
             b.participants = participants;
@@ -355,7 +390,7 @@ impl Sched {
         }
         let mut st = self.block_on(st, me, WaitOn::Barrier { key, gen }, api, loc)?;
         let released = st.barriers[&key].released.clone();
-        merge(&mut st.clocks[me], &released);
+        merge(st.clock_mut(me), &released);
         Ok(())
     }
 
@@ -372,8 +407,8 @@ impl Sched {
     ) -> Result<()> {
         let mut st = self.lock();
         set()?;
-        let clock = st.clocks[me].clone();
-        st.clocks[me][me] += 1;
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
         let e = st
             .ib
             .entry((region, slot))
@@ -412,7 +447,7 @@ impl Sched {
         };
         let mut st = self.block_on(st, me, on, api, loc)?;
         if let Some(c) = st.ib.get(&(region, slot)).cloned() {
-            merge(&mut st.clocks[me], &c);
+            merge(st.clock_mut(me), &c);
         }
         Ok(())
     }
@@ -462,8 +497,8 @@ impl Sched {
     ) -> Result<()> {
         let (members, receivers) = self.flag_group(me, mode);
         let mut st = self.lock();
-        let clock = st.clocks[me].clone();
-        st.clocks[me][me] += 1;
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
         let key = (
             mode,
             if mode == 0 { 0 } else { self.group[me] },
@@ -485,7 +520,7 @@ impl Sched {
                 merge(&mut merged, &c);
             }
             for r in receivers {
-                let q = &mut st.flags[r][flag as usize];
+                let q = &mut st.flags.entry(r).or_default()[flag as usize];
                 if q.len() >= 15 {
                     return Err(SimError::new(
                         Category::Sync,
@@ -516,10 +551,12 @@ impl Sched {
     ) -> Result<()> {
         let st = self.lock();
         let mut st = self.block_on(st, me, WaitOn::Flag { flag, mode }, api, loc)?;
-        let c = st.flags[me][flag as usize]
-            .pop_front()
+        let c = st
+            .flags
+            .get_mut(&me)
+            .and_then(|f| f[flag as usize].pop_front())
             .expect("ready means non-zero");
-        merge(&mut st.clocks[me], &c);
+        merge(st.clock_mut(me), &c);
         Ok(())
     }
 
@@ -529,7 +566,10 @@ impl Sched {
         match on {
             WaitOn::Barrier { key, gen } => st.barriers.get(key).is_some_and(|b| b.gen > *gen),
             WaitOn::Ib { region, slot, .. } => st.ib.contains_key(&(*region, *slot)),
-            WaitOn::Flag { flag, .. } => !st.flags[me][*flag as usize].is_empty(),
+            WaitOn::Flag { flag, .. } => st
+                .flags
+                .get(&me)
+                .is_some_and(|f| !f[*flag as usize].is_empty()),
         }
     }
 

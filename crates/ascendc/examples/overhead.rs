@@ -1,0 +1,101 @@
+//! Per-call and per-block overhead: the double-buffered add pattern at the tile sizes real
+//! kernels use, against a native loop in the same run, and the launch cost of an empty kernel.
+//!
+//! Run: `cargo run --release -p ascendc --example overhead [-- <elements> <empty blockDim>]`
+//! (0 elements skips the add pattern).
+//! Prints one row per tile size (simulated time, native time, ratio) with the instruction record
+//! off and on, then the cost per block of an empty kernel.
+
+#[path = "kernels/add.rs"]
+mod kernels;
+
+use ascendc::prelude::*;
+use kernels::{add_custom, AddTiling, BUFFER_NUM};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 3;
+
+/// Median wall time of `RUNS` runs of `f`.
+fn time(mut f: impl FnMut()) -> Duration {
+    let mut t: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed()
+        })
+        .collect();
+    t.sort();
+    t[RUNS / 2]
+}
+
+fn main() {
+    let mut args = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse::<usize>().ok());
+    let n = args.next().unwrap_or(16 << 20);
+    let empty_blocks = args.next().unwrap_or(65_535) as u32;
+    if n > 0 {
+        add_pattern(n);
+    }
+    let empty = time(|| {
+        Launch::new(empty_blocks)
+            .record_trace(false)
+            .run(|| Ok(()))
+            .expect("kernel runs");
+    });
+    println!(
+        "empty kernel, blockDim {empty_blocks}: {empty:.2?}, {:.2} µs per block",
+        empty.as_secs_f64() * 1e6 / empty_blocks as f64
+    );
+}
+
+/// The add pattern over `n` floats at three tile sizes, record off and on, against native.
+fn add_pattern(n: usize) {
+    let block_dim = 8u32;
+    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.5).collect();
+    let y: Vec<f32> = (0..n).map(|i| (i % 777) as f32 * 0.25).collect();
+    let (xg, yg, zg) = (
+        GmBuffer::from_slice(&x),
+        GmBuffer::from_slice(&y),
+        GmBuffer::zeroed(n * 4),
+    );
+    let (xa, ya, za) = (xg.addr(), yg.addr(), zg.addr());
+    let mut z = vec![0f32; n];
+    let native = time(|| {
+        for ((o, a), b) in z.iter_mut().zip(&x).zip(&y) {
+            *o = a + b;
+        }
+        black_box(&mut z);
+    });
+    println!(
+        "add pattern, {n} floats, blockDim {block_dim}, depth-2 queues, median of {RUNS} runs"
+    );
+    println!("native loop: {native:.2?}");
+    println!(
+        "{:>6} {:>12} {:>8} {:>12} {:>8}",
+        "tile", "record off", "ratio", "record on", "ratio"
+    );
+    for tile in [128u32, 512, 2048] {
+        let tiling = AddTiling {
+            total_length: n as u32,
+            tile_num: n as u32 / block_dim / BUFFER_NUM / tile,
+        };
+        let run = |record: bool| {
+            time(|| {
+                Launch::new(block_dim)
+                    .record_trace(record)
+                    .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
+                    .expect("kernel runs");
+            })
+        };
+        let (off, on) = (run(false), run(true));
+        assert_eq!(zg.to_vec::<f32>(), z, "simulated and native results differ");
+        let r = |d: Duration| d.as_secs_f64() / native.as_secs_f64();
+        println!(
+            "{tile:>6} {off:>12.2?} {:>7.2}x {on:>12.2?} {:>7.2}x",
+            r(off),
+            r(on)
+        );
+    }
+}
