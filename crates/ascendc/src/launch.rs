@@ -353,18 +353,22 @@ impl Launch {
                 .extend(out);
         };
         let worker = || {
-            let (mut memory, mut out) = (None, Vec::with_capacity(cores.len() / threads + 1));
+            let mut memory = LocalMemory::recycled(self.profile);
+            let mut out = Vec::with_capacity(cores.len() / threads + 1);
             let mut next = sched.next_core();
             while let Some(i) = next {
                 memory = Some(one(i, memory.take(), &mut out));
                 next = sched.finish_and_next(i);
             }
             hand_over(out);
+            if let Some(m) = memory {
+                m.recycle();
+            }
         };
         let own_thread = |i: usize| {
             sched.begin(i);
             let mut out = Vec::new();
-            one(i, None, &mut out);
+            one(i, LocalMemory::recycled(self.profile), &mut out).recycle();
             hand_over(out);
             sched.finish(i);
         };

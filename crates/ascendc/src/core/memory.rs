@@ -2,6 +2,14 @@
 
 use crate::chip::ChipProfile;
 use crate::position::Hardware;
+use std::sync::Mutex;
+
+/// Memories of finished launches, kept for the next launch's cores (a fresh set costs a
+/// megabyte of allocation and fill).
+static POOL: Mutex<Vec<LocalMemory>> = Mutex::new(Vec::new());
+
+/// How many memory sets the pool keeps.
+const POOL_SIZE: usize = 8;
 
 /// One byte array per on-chip memory, sized by the chip profile. Storage is 8-byte aligned so
 /// that typed views of aligned addresses are valid for every element type.
@@ -28,6 +36,22 @@ impl LocalMemory {
         };
         m.refill(seed);
         m
+    }
+
+    /// A set from an earlier launch whose sizes fit `profile`, if one is pooled (refill it before
+    /// use, as [`crate::core::Core::with_memory`] does).
+    pub fn recycled(profile: &ChipProfile) -> Option<LocalMemory> {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let i = pool.iter().position(|m| m.fits(profile))?;
+        Some(pool.swap_remove(i))
+    }
+
+    /// Hands the set to the pool for a later launch (dropped when the pool is full).
+    pub fn recycle(self) {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < POOL_SIZE {
+            pool.push(self);
+        }
     }
 
     /// True when the memories have the sizes `profile` gives (so they can be reused for it).
