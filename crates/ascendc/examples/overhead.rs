@@ -4,7 +4,7 @@
 //! Run: `cargo run --release -p ascendc --example overhead [-- <elements> <empty blockDim>]`
 //! (0 elements skips the add pattern).
 //! Prints one row per tile size (simulated time, native time, ratio) with the instruction record
-//! off and on, then the cost per block of an empty kernel.
+//! off, on, and on with the hazard checker, then the cost per block of an empty kernel.
 
 #[path = "kernels/add.rs"]
 mod kernels;
@@ -73,29 +73,32 @@ fn add_pattern(n: usize) {
     );
     println!("native loop: {native:.2?}");
     println!(
-        "{:>6} {:>12} {:>8} {:>12} {:>8}",
-        "tile", "record off", "ratio", "record on", "ratio"
+        "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
+        "tile", "record off", "ratio", "record on", "ratio", "hazard check", "ratio"
     );
     for tile in [128u32, 512, 2048] {
         let tiling = AddTiling {
             total_length: n as u32,
             tile_num: n as u32 / block_dim / BUFFER_NUM / tile,
         };
-        let run = |record: bool| {
+        let run = |record: bool, check: bool| {
             time(|| {
-                Launch::new(block_dim)
+                let report = Launch::new(block_dim)
                     .record_trace(record)
+                    .check_hazards(check)
                     .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
                     .expect("kernel runs");
+                assert_eq!(report.diagnostics().count(), 0, "the add kernel is correct");
             })
         };
-        let (off, on) = (run(false), run(true));
+        let (off, on, checked) = (run(false, false), run(true, false), run(true, true));
         assert_eq!(zg.to_vec::<f32>(), z, "simulated and native results differ");
         let r = |d: Duration| d.as_secs_f64() / native.as_secs_f64();
         println!(
-            "{tile:>6} {off:>12.2?} {:>7.2}x {on:>12.2?} {:>7.2}x",
+            "{tile:>6} {off:>12.2?} {:>7.2}x {on:>12.2?} {:>7.2}x {checked:>12.2?} {:>7.2}x",
             r(off),
-            r(on)
+            r(on),
+            r(checked)
         );
     }
 }

@@ -24,6 +24,132 @@ struct Live {
     runs: Vec<(u64, u64)>,
     api: &'static str,
     location: SourceLoc,
+    /// False once a later access of the same pipe to the same bytes took its place.
+    alive: bool,
+    /// The last query that visited this access (to visit it once per query).
+    seen: u64,
+}
+
+/// An access pattern as a key: pipe, memory, write, base, run length, runs per group, block
+/// stride, groups, repeat stride.
+type Pattern = (Pipe, Space, bool, u64, u32, u32, u64, u32, u64);
+
+fn pattern(pipe: Pipe, acc: &Access, write: bool) -> Pattern {
+    (
+        pipe,
+        acc.space,
+        write,
+        acc.base,
+        acc.len,
+        acc.blocks,
+        acc.block_stride,
+        acc.repeats,
+        acc.repeat_stride,
+    )
+}
+
+/// Bytes per bucket of the address index.
+const PAGE: u64 = 4096;
+/// Accesses spanning more buckets than this are kept in one list every query visits.
+const MAX_PAGES: u64 = 256;
+
+/// The live accesses, indexed by the address buckets they touch, so that a query visits only
+/// accesses near its own bytes; and by exact pattern, so that a loop writing the same buffer
+/// again replaces its earlier access (a later access of the same pipe to the same bytes conflicts
+/// with everything the earlier one would, so the earlier one is not needed). This keeps the work
+/// per instruction bounded by the accesses alive around its bytes instead of the whole history.
+#[derive(Default)]
+struct LiveSet {
+    all: Vec<Live>,
+    pages: HashMap<(Space, u64), Vec<usize>>,
+    wide: Vec<usize>,
+    by_pattern: HashMap<Pattern, usize>,
+    query: u64,
+}
+
+impl LiveSet {
+    fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
+        let (first, last) = (acc.base / PAGE, (acc.end() - 1) / PAGE);
+        (last - first < MAX_PAGES).then_some(first..=last)
+    }
+
+    /// Calls `f` once for every live access that may share bytes with `acc`.
+    fn near(&mut self, acc: &Access, mut f: impl FnMut(&Live)) {
+        self.query += 1;
+        let q = self.query;
+        let mut visit = |i: usize, all: &mut Vec<Live>| {
+            let l = &mut all[i];
+            if l.alive && l.seen != q {
+                l.seen = q;
+                f(l);
+            }
+        };
+        for &i in &self.wide {
+            visit(i, &mut self.all);
+        }
+        match Self::buckets(acc) {
+            Some(pages) => {
+                for page in pages {
+                    if let Some(list) = self.pages.get(&(acc.space, page)) {
+                        for &i in list {
+                            visit(i, &mut self.all);
+                        }
+                    }
+                }
+            }
+            None => {
+                for i in 0..self.all.len() {
+                    if self.all[i].space == acc.space {
+                        visit(i, &mut self.all);
+                    }
+                }
+            }
+        }
+    }
+
+    fn insert(
+        &mut self,
+        pipe: Pipe,
+        seq: u64,
+        acc: &Access,
+        api: &'static str,
+        location: SourceLoc,
+    ) {
+        let superseded: &[bool] = if acc.write { &[false, true] } else { &[false] };
+        for &w in superseded {
+            if let Some(i) = self.by_pattern.remove(&pattern(pipe, acc, w)) {
+                self.all[i].alive = false;
+            }
+        }
+        let i = self.all.len();
+        self.all.push(Live {
+            pipe,
+            seq,
+            write: acc.write,
+            space: acc.space,
+            runs: runs(acc),
+            api,
+            location,
+            alive: true,
+            seen: 0,
+        });
+        self.by_pattern.insert(pattern(pipe, acc, acc.write), i);
+        let all = &self.all;
+        let add = |list: &mut Vec<usize>| {
+            if list.len() >= 32 {
+                list.retain(|&j| all[j].alive);
+            }
+            list.push(i);
+        };
+        match Self::buckets(acc) {
+            Some(pages) => {
+                for page in pages {
+                    add(self.pages.entry((acc.space, page)).or_default());
+                }
+            }
+            None => add(&mut self.wide),
+        }
+    }
 }
 
 /// True when the compiler's automatic synchronisation orders the pair (`sync-and-launch.md` §4.2).
@@ -48,7 +174,7 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     let mut count = [0u64; PIPES];
     let mut vc = [[0u64; PIPES]; PIPES];
     let mut flags: HashMap<(HardEvent, u32), [u64; PIPES]> = HashMap::new();
-    let mut live: Vec<Live> = Vec::new();
+    let mut live = LiveSet::default();
     let mut out = Vec::new();
     let mut reported = HashSet::new();
     let warn = |api: &'static str, loc: SourceLoc, message: String| Diagnostic {
@@ -94,7 +220,7 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
             InstrKind::Op => {
                 count[p] += 1;
                 for acc in trace.accesses(ins) {
-                    check_access(ins.pipe, acc, &vc, &live, |l, lo, hi| {
+                    check_access(ins.pipe, acc, &vc, &mut live, |l, lo, hi| {
                         let kind = match (l.write, acc.write) {
                             (true, true) => "WAW",
                             (true, false) => "RAW",
@@ -125,20 +251,8 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 }
                 for acc in trace.accesses(ins) {
                     if acc.len > 0 && acc.blocks > 0 && acc.repeats > 0 {
-                        live.push(Live {
-                            pipe: ins.pipe,
-                            seq: count[p],
-                            write: acc.write,
-                            space: acc.space,
-                            runs: runs(acc),
-                            api: ins.api,
-                            location: ins.location,
-                        });
+                        live.insert(ins.pipe, count[p], acc, ins.api, ins.location);
                     }
-                }
-                // An access every pipe knows to be complete can no longer conflict.
-                if live.len() > 64 {
-                    live.retain(|l| (0..PIPES).any(|x| vc[x][l.pipe as usize] < l.seq));
                 }
             }
         }
@@ -150,21 +264,24 @@ fn check_access(
     pipe: Pipe,
     acc: &Access,
     vc: &[[u64; PIPES]; PIPES],
-    live: &[Live],
+    live: &mut LiveSet,
     mut report: impl FnMut(&Live, u64, u64),
 ) {
+    if acc.len == 0 || acc.blocks == 0 || acc.repeats == 0 {
+        return;
+    }
     let mut mine: Option<Vec<(u64, u64)>> = None;
-    for l in live {
+    live.near(acc, |l| {
         if l.space != acc.space
             || !(l.write || acc.write)
             || auto_synced(l.pipe, pipe)
             || vc[pipe as usize][l.pipe as usize] >= l.seq
         {
-            continue;
+            return;
         }
         let m = mine.get_or_insert_with(|| runs(acc));
         if let Some((lo, hi)) = overlap_span(&l.runs, m) {
             report(l, lo, hi);
         }
-    }
+    });
 }
