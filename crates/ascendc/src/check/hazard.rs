@@ -11,7 +11,7 @@
 use super::{overlap_span, runs};
 use crate::core::trace::{Access, HardEvent, InstrKind, Pipe, Space, Trace};
 use crate::error::{Category, Diagnostic, Severity, SourceLoc};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 const PIPES: usize = 8;
 
@@ -173,10 +173,10 @@ fn event_name(first: Pipe, second: Pipe) -> String {
 pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     let mut count = [0u64; PIPES];
     let mut vc = [[0u64; PIPES]; PIPES];
-    let mut flags: HashMap<(HardEvent, u32), [u64; PIPES]> = HashMap::new();
+    let mut flags: HashMap<(HardEvent, u32), [u64; PIPES]> = HashMap::default();
     let mut live = LiveSet::default();
     let mut out = Vec::new();
-    let mut reported = HashSet::new();
+    let mut reported = HashSet::default();
     let warn = |api: &'static str, loc: SourceLoc, message: String| Diagnostic {
         severity: Severity::Warning,
         category: Category::Sync,
