@@ -202,14 +202,15 @@ fn sources_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
-/// Compiles op_host with the host program and runs it on `request`; returns its report.
-fn run_host(host_dir: &Path, tmp: &Path, request: &Path) -> Result<String, String> {
+/// Compiles op_host with the host program and runs it on `request`; returns its report (which
+/// it writes to `report`).
+fn run_host(host_dir: &Path, tmp: &Path, request: &Path, report: &Path) -> Result<String, String> {
     let exe = tmp.join("op_host");
     let (cxx, lead) = toolchain::compiler();
     let include = toolchain::include_dir();
     let status = Command::new(&cxx)
         .args(&lead)
-        .args(["-std=c++17", "-g", "-O1"])
+        .args(["-std=c++17", "-g", "-O0"])
         .arg(format!("-I{}", include.display()))
         .arg(format!("-I{}", host_dir.display()))
         .args(sources_in(host_dir)?)
@@ -230,27 +231,20 @@ fn run_host(host_dir: &Path, tmp: &Path, request: &Path) -> Result<String, Strin
         .map_err(|e| format!("cannot run the op_host program: {e}"))?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
-        let msg = stderr
-            .lines()
-            .filter_map(|l| l.strip_prefix("error: "))
-            .collect::<Vec<_>>()
-            .join("; ");
-        return Err(if msg.is_empty() {
-            format!(
-                "the op_host program failed ({}){}",
+        // The host program's own message (which may span lines), else all it printed.
+        return Err(match stderr.find("error: ") {
+            Some(at) => stderr[at + "error: ".len()..].trim_end().to_string(),
+            None => format!(
+                "the op_host program failed ({}): {}",
                 out.status,
-                if stderr.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {stderr}")
-                }
-            )
-        } else {
-            msg
+                stderr.trim_end()
+            ),
         });
     }
+    // What the host functions printed.
+    print!("{}", String::from_utf8_lossy(&out.stdout));
     eprint!("{stderr}");
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    std::fs::read_to_string(report).map_err(|e| format!("cannot read the op_host report: {e}"))
 }
 
 /// The kernel sources: `op_kernel/<kernel>.cpp` when it exists, else every source there.
@@ -349,10 +343,12 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     }
     let tiling_file = t.join("tiling.bin");
     request.push_str(&format!("tiling_file {}\n", tiling_file.display()));
+    let report = t.join("report.txt");
+    request.push_str(&format!("report_file {}\n", report.display()));
     let request_file = t.join("request.txt");
     std::fs::write(&request_file, &request).map_err(|e| e.to_string())?;
 
-    let mut outcome = parse_outcome(&run_host(&host_dir, t, &request_file)?)?;
+    let mut outcome = parse_outcome(&run_host(&host_dir, t, &request_file, &report)?)?;
     for (name, _) in &outcome.inputs {
         let shape = inputs
             .iter()

@@ -2,7 +2,7 @@
 // request the command wrote (operator, platform, inputs, attributes), finds the registered
 // definition, picks the data-type combination, runs InferShape / InferDataType and the
 // TilingFunc, checks what the TilingFunc set, saves the tiling bytes and prints the outcome as
-// `key value…` lines. Any failure is an `error: …` line on stderr and exit status 3.
+// `key value…` lines to the report file. Any failure is an `error: …` line on stderr and exit status 3.
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +39,7 @@ struct Request {
     std::vector<std::string> outputs;
     std::vector<std::pair<std::string, std::string>> attrs;
     std::string tilingFile;
+    std::string reportFile;
 };
 
 std::string Join(const std::vector<std::string>& v) {
@@ -129,6 +130,8 @@ Request ReadRequest(const char* path) {
             r.attrs.emplace_back(name, value);
         } else if (key == "tiling_file") {
             std::getline(ls >> std::ws, r.tilingFile);
+        } else if (key == "report_file") {
+            std::getline(ls >> std::ws, r.reportFile);
         }
     }
     return r;
@@ -224,21 +227,21 @@ std::unique_ptr<ops::OpDef> FindOp(const std::string& wanted) {
 }
 
 // Prints a tiling struct's layout (nested structs first, each once).
-void PrintStruct(const optiling::TilingDef& def, std::set<std::string>& done) {
+void PrintStruct(std::ostream& out, const optiling::TilingDef& def, std::set<std::string>& done) {
     for (const auto& f : def.Fields()) {
         if (f.member >= 0) {
-            PrintStruct(*def.Nested(f), done);
+            PrintStruct(out, *def.Nested(f), done);
         }
     }
     if (!done.insert(def.GetTilingClassName()).second) {
         return;
     }
-    std::cout << "struct " << def.GetTilingClassName() << " " << def.GetDataSize() << " " << def.Alignment() << "\n";
+    out << "struct " << def.GetTilingClassName() << " " << def.GetDataSize() << " " << def.Alignment() << "\n";
     for (const auto& f : def.Fields()) {
-        std::cout << "field " << f.type << " " << f.name << " " << f.offset << " " << f.count << " " << (f.member >= 0 ? 1 : 0)
+        out << "field " << f.type << " " << f.name << " " << f.offset << " " << f.count << " " << (f.member >= 0 ? 1 : 0)
                   << "\n";
     }
-    std::cout << "end_struct\n";
+    out << "end_struct\n";
 }
 
 std::vector<uint8_t> ReadFile(const std::string& path, size_t expected, const std::string& input) {
@@ -481,27 +484,34 @@ int Run(const char* requestPath) {
         }
     }
 
-    std::cout << "op " << type << "\n";
+    // The report, in a file: what the host functions print goes to stdout unmixed.
+    std::ostringstream report;
+    report << "op " << type << "\n";
     for (size_t i = 0; i < io.inNames.size(); ++i) {
-        std::cout << "input " << io.inNames[i] << " " << (io.inPresent[i] ? static_cast<int>(io.inDescs[i].GetDataType()) : -1)
+        report << "input " << io.inNames[i] << " " << (io.inPresent[i] ? static_cast<int>(io.inDescs[i].GetDataType()) : -1)
                   << "\n";
     }
     for (size_t i = 0; i < io.outNames.size(); ++i) {
         const gert::Shape& s = io.outShapes[i].GetStorageShape();
-        std::cout << "output " << io.outNames[i] << " " << static_cast<int>(io.outDescs[i].GetDataType()) << " " << s.GetDimNum();
-        for (size_t d = 0; d < s.GetDimNum(); ++d) std::cout << " " << s.GetDim(d);
-        std::cout << "\n";
+        report << "output " << io.outNames[i] << " " << static_cast<int>(io.outDescs[i].GetDataType()) << " " << s.GetDimNum();
+        for (size_t d = 0; d < s.GetDimNum(); ++d) report << " " << s.GetDim(d);
+        report << "\n";
     }
-    std::cout << "block_dim " << ctx.GetBlockDim() << "\n";
-    std::cout << "tiling_key " << ctx.GetTilingKey() << "\n";
+    report << "block_dim " << ctx.GetBlockDim() << "\n";
+    report << "tiling_key " << ctx.GetTilingKey() << "\n";
     size_t ws = 0;
     for (size_t w : ctx.WorkspaceSizes()) ws += w;
-    std::cout << "workspace " << ws << "\n";
-    std::cout << "tiling_size " << declared << "\n";
+    report << "workspace " << ws << "\n";
+    report << "tiling_size " << declared << "\n";
     if (tiling) {
-        std::cout << "tiling_class " << tiling->GetTilingClassName() << "\n";
+        report << "tiling_class " << tiling->GetTilingClassName() << "\n";
         std::set<std::string> done;
-        PrintStruct(*tiling, done);
+        PrintStruct(report, *tiling, done);
+    }
+    std::ofstream rf(req.reportFile);
+    rf << report.str();
+    if (!rf) {
+        Fail("cannot write the report " + req.reportFile);
     }
     return 0;
 }

@@ -1,11 +1,14 @@
 // y[c] = sum over r of x[r][c] for a float32 (rows, cols) input: every core sums its rows into
-// a partial row in the user workspace; after SyncAll, core 0 adds the partials in core order.
+// a partial row in the user workspace; after a software SyncAll (32 bytes of flags per core,
+// also in the user workspace), core 0 adds the partials in core order.
 #include "col_sum_custom_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
 constexpr uint32_t BLOCK_BYTES = 32;
+// Bytes of barrier flags per core at the start of the user workspace.
+constexpr uint32_t SYNC_BYTES = 32;
 // UB holds two input rows, the accumulator and one output row.
 constexpr uint32_t UB_ROWS = 4;
 
@@ -46,7 +49,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
     size_t* workspace = context->GetWorkspaceSizes(1);
-    workspace[0] = platform.GetLibApiWorkSpaceSize() + static_cast<size_t>(used) * cols * sizeof(float);
+    workspace[0] = platform.GetLibApiWorkSpaceSize() + static_cast<size_t>(used) * (SYNC_BYTES + cols * sizeof(float));
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling

@@ -1,6 +1,11 @@
 // Column sums: each core adds its rows into an accumulator row and stores it in its slot of the
-// user workspace; after SyncAll, core 0 adds the slots in core order and writes y.
+// user workspace; after a software SyncAll (its flags in the user workspace too, so that the
+// kernel runs on products without the hardware barrier), core 0 adds the slots in core order
+// and writes y.
 #include "kernel_operator.h"
+
+// int32 barrier flags per core (32 bytes).
+constexpr uint32_t SYNC_INTS = 8;
 
 class KernelColSum {
 public:
@@ -13,17 +18,20 @@ public:
         rowCount = t.rowCount[idx];
         xGm.SetGlobalBuffer((__gm__ float*)x + t.rowStart[idx] * cols, rowCount * cols);
         yGm.SetGlobalBuffer((__gm__ float*)y, cols);
-        partGm.SetGlobalBuffer((__gm__ float*)user, usedCores * cols);
+        // User workspace: 32 bytes of barrier flags per core, then one partial row per core.
+        syncGm.SetGlobalBuffer((__gm__ int32_t*)user, usedCores * SYNC_INTS);
+        partGm.SetGlobalBuffer((__gm__ float*)user + usedCores * SYNC_INTS, usedCores * cols);
         pipe.InitBuffer(inQueue, 2, cols * sizeof(float));
         pipe.InitBuffer(outQueue, 1, cols * sizeof(float));
         pipe.InitBuffer(accBuf, cols * sizeof(float));
+        pipe.InitBuffer(syncBuf, usedCores * SYNC_INTS * sizeof(int32_t));
     }
     __aicore__ inline void Process()
     {
         AscendC::LocalTensor<float> acc = accBuf.Get<float>();
         Accumulate(acc, xGm, rowCount);
         Store(partGm[idx * cols], acc);
-        AscendC::SyncAll();
+        AscendC::SyncAll(syncGm, syncBuf.Get<int32_t>(), usedCores);
         if (idx == 0) {
             Accumulate(acc, partGm, usedCores);
             Store(yGm, acc);
@@ -58,8 +66,9 @@ private:
     AscendC::TPipe pipe;
     AscendC::TQue<AscendC::QuePosition::VECIN, 2> inQueue;
     AscendC::TQue<AscendC::QuePosition::VECOUT, 1> outQueue;
-    AscendC::TBuf<AscendC::QuePosition::VECCALC> accBuf;
+    AscendC::TBuf<AscendC::QuePosition::VECCALC> accBuf, syncBuf;
     AscendC::GlobalTensor<float> xGm, yGm, partGm;
+    AscendC::GlobalTensor<int32_t> syncGm;
     uint32_t idx, cols, usedCores, rowCount;
 };
 
