@@ -439,3 +439,114 @@ fn misbehaving_tiling_funcs_are_reported() {
         "{err}"
     );
 }
+
+/// A tiling struct with a nested struct, an array and mixed alignments; the kernel copies every
+/// field (and what the type macros and tiling key say) into its float output.
+const LAYOUT_HOST: &str = r#"
+#include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(InnerTiling)
+TILING_DATA_FIELD_DEF(uint8_t, tag);
+TILING_DATA_FIELD_DEF(int64_t, big);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(InnerTilingOp, InnerTiling)
+
+BEGIN_TILING_DATA_DEF(LayoutTiling)
+TILING_DATA_FIELD_DEF(uint16_t, h);
+TILING_DATA_FIELD_DEF_STRUCT(InnerTiling, inner);
+TILING_DATA_FIELD_DEF_ARR(int16_t, 3, arr);
+TILING_DATA_FIELD_DEF(float, f);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(LayoutOp, LayoutTiling)
+
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+    LayoutTiling t;
+    t.set_h(7);
+    t.inner.set_tag(9);
+    t.inner.set_big(-5000000000LL);
+    int16_t arr[3] = {1, -2, 3};
+    t.set_arr(arr);
+    t.set_f(*context->GetAttrs()->GetFloat(0));
+    context->SetBlockDim(1);
+    context->SetTilingKey(3);
+    std::cout << "TilingFunc: struct of " << t.GetDataSize() << " bytes" << std::endl;
+    t.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(t.GetDataSize());
+    return ge::GRAPH_SUCCESS;
+}
+}
+
+namespace ops {
+class LayoutOp : public OpDef {
+public:
+    explicit LayoutOp(const char* name) : OpDef(name) {
+        this->Input("x").DataType({ge::DT_INT32});
+        this->Output("y").DataType({ge::DT_FLOAT});
+        this->Attr("f").AttrType(OPTIONAL).Float(0.25f);
+        this->AICore().SetTiling(optiling::TilingFunc);
+    }
+};
+OP_ADD(LayoutOp);
+}
+"#;
+
+const LAYOUT_KERNEL: &str = r#"
+#include "kernel_operator.h"
+
+static_assert(std::is_same<DTYPE_X, int32_t>::value && std::is_same<DTYPE_Y, float>::value, "type macros");
+
+extern "C" __global__ __aicore__ void layout_op(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA(t, tiling);
+    GET_TILING_DATA_WITH_STRUCT(LayoutTiling, again, tiling);
+    AscendC::GlobalTensor<float> out;
+    out.SetGlobalBuffer((__gm__ float*)y, 8);
+    out.SetValue(0, t.h);
+    out.SetValue(1, t.inner.tag);
+    out.SetValue(2, static_cast<float>(t.inner.big / 1000000000));
+    for (int i = 0; i < 3; ++i) out.SetValue(3 + i, again.arr[i]);
+    out.SetValue(6, t.f);
+#if ORIG_DTYPE_X == DT_INT32 && ORIG_DTYPE_Y == DT_FLOAT && FORMAT_X == FORMAT_ND
+    out.SetValue(7, TILING_KEY_IS(3) ? 11.0f : 0.0f);
+#endif
+}
+"#;
+
+#[test]
+fn nested_struct_array_and_type_macros_reach_the_kernel() {
+    let d = tempfile::tempdir().unwrap();
+    let op = d.path().join("layout_op");
+    std::fs::create_dir_all(op.join("op_host")).unwrap();
+    std::fs::create_dir_all(op.join("op_kernel")).unwrap();
+    std::fs::write(op.join("op_host/layout_op.cpp"), LAYOUT_HOST).unwrap();
+    std::fs::write(op.join("op_kernel/layout_op.cpp"), LAYOUT_KERNEL).unwrap();
+    std::fs::write(d.path().join("x.bin"), [0u8; 32]).unwrap();
+    let o = op_run(
+        d.path(),
+        &op,
+        &[
+            "-v",
+            "--input",
+            "x=x.bin:int32:8",
+            "--output",
+            "y=y.bin:float32:8",
+            "--attr",
+            "f=2.5",
+        ],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    // h at 0, inner (8-aligned, 16 bytes) at 8, arr at 24, f at 32: 36 bytes, 40 with alignment.
+    assert!(out.contains("TilingFunc: struct of 40 bytes"), "{out}");
+    assert!(
+        err.contains("tiling key 3, workspace 0 bytes, tiling 40 bytes (LayoutTiling)"),
+        "{err}"
+    );
+    let y: Vec<f32> = std::fs::read(d.path().join("y.bin"))
+        .unwrap()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(y, [7.0, 9.0, -5.0, 1.0, -2.0, 3.0, 2.5, 11.0]);
+}
