@@ -210,8 +210,12 @@ public:
     const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return &At(i, AttrKind::ListInt, "GetListInt").li; }
     const TypedContinuousVector<float>* GetListFloat(size_t i) const { return &At(i, AttrKind::ListFloat, "GetListFloat").lf; }
     const TypedContinuousVector<bool>* GetListBool(size_t i) const { return &At(i, AttrKind::ListBool, "GetListBool").lb; }
+    // The attribute's value as int64_t, float, bool or char (a string).
     template <typename T>
-    const T* GetAttrPointer(size_t i) const;
+    const T* GetAttrPointer(size_t i) const {
+        static_assert(sizeof(T) == 0, "GetAttrPointer<T>: T is int64_t, float, bool or char (a string)");
+        return nullptr;
+    }
 
 private:
     const AttrValue& At(size_t i, AttrKind want, const char* api) const {

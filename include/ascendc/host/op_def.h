@@ -216,8 +216,8 @@ class OpDef {
 public:
     explicit OpDef(const char* type) : type_(type) {}
     virtual ~OpDef() = default;
-    OpParamDef& Input(const char* name) { return Param(inputs_, name); }
-    OpParamDef& Output(const char* name) { return Param(outputs_, name); }
+    OpParamDef& Input(const char* name) { return AscendcParam(inputs_, name); }
+    OpParamDef& Output(const char* name) { return AscendcParam(outputs_, name); }
     OpAttrDef& Attr(const char* name) {
         attrs_.push_back(std::make_unique<OpAttrDef>(name));
         return *attrs_.back();
@@ -234,16 +234,18 @@ public:
     OpDef& Comment(const char*) { return *this; }
     OpAICoreDef& AICore() { return aicore_; }
 
-    const std::string& Type() const { return type_; }
-    const std::vector<std::unique_ptr<OpParamDef>>& Inputs() const { return inputs_; }
-    const std::vector<std::unique_ptr<OpParamDef>>& Outputs() const { return outputs_; }
-    const std::vector<std::unique_ptr<OpAttrDef>>& Attrs() const { return attrs_; }
-    gert::OpImplRegisterV2::InferShapeKernelFunc InferShape() const { return inferShape_; }
-    gert::OpImplRegisterV2::InferDataTypeKernelFunc InferDataType() const { return inferDataType_; }
-    const OpAICoreDef& AICoreDef() const { return aicore_; }
+    // Readers for the simulator, prefixed so that they do not hide the names (InferShape, …)
+    // operator code uses inside its OpDef class.
+    const std::string& AscendcType() const { return type_; }
+    const std::vector<std::unique_ptr<OpParamDef>>& AscendcInputs() const { return inputs_; }
+    const std::vector<std::unique_ptr<OpParamDef>>& AscendcOutputs() const { return outputs_; }
+    const std::vector<std::unique_ptr<OpAttrDef>>& AscendcAttrs() const { return attrs_; }
+    gert::OpImplRegisterV2::InferShapeKernelFunc AscendcInferShape() const { return inferShape_; }
+    gert::OpImplRegisterV2::InferDataTypeKernelFunc AscendcInferDataType() const { return inferDataType_; }
+    const OpAICoreDef& AscendcAICore() const { return aicore_; }
 
 private:
-    static OpParamDef& Param(std::vector<std::unique_ptr<OpParamDef>>& v, const char* name) {
+    static OpParamDef& AscendcParam(std::vector<std::unique_ptr<OpParamDef>>& v, const char* name) {
         v.push_back(std::make_unique<OpParamDef>(name));
         return *v.back();
     }

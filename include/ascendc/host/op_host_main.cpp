@@ -207,7 +207,7 @@ std::unique_ptr<ops::OpDef> FindOp(const std::string& wanted) {
     }
     std::vector<std::string> names;
     for (auto& d : defs) {
-        names.push_back(d->Type());
+        names.push_back(d->AscendcType());
     }
     if (defs.empty()) {
         Fail("op_host registers no operator (an OpDef class with OP_ADD)");
@@ -219,7 +219,7 @@ std::unique_ptr<ops::OpDef> FindOp(const std::string& wanted) {
         return std::move(defs[0]);
     }
     for (auto& d : defs) {
-        if (d->Type() == wanted) {
+        if (d->AscendcType() == wanted) {
             return std::move(d);
         }
     }
@@ -260,11 +260,11 @@ std::vector<uint8_t> ReadFile(const std::string& path, size_t expected, const st
 int Run(const char* requestPath) {
     Request req = ReadRequest(requestPath);
     std::unique_ptr<ops::OpDef> def = FindOp(req.op);
-    const std::string& type = def->Type();
+    const std::string& type = def->AscendcType();
     const fe::PlatFormInfos& platform = CurrentPlatform();
 
     // Products the operator is built for.
-    const auto& socs = def->AICoreDef().Socs();
+    const auto& socs = def->AscendcAICore().Socs();
     if (!socs.empty()) {
         std::string want = platform.soc;
         for (auto& c : want) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -282,9 +282,9 @@ int Run(const char* requestPath) {
     // Inputs in definition order.
     gert::OpIo io;
     io.type = type;
-    std::vector<std::vector<uint8_t>> data(def->Inputs().size());
+    std::vector<std::vector<uint8_t>> data(def->AscendcInputs().size());
     std::vector<std::string> inNames;
-    for (const auto& p : def->Inputs()) inNames.push_back(p->Name());
+    for (const auto& p : def->AscendcInputs()) inNames.push_back(p->Name());
     for (const auto& g : req.inputs) {
         bool known = false;
         for (const auto& n : inNames) known = known || n == g.name;
@@ -292,9 +292,9 @@ int Run(const char* requestPath) {
             Fail("--input " + g.name + ": " + type + " has no input of that name (inputs: " + Join(inNames) + ")");
         }
     }
-    std::vector<const GivenInput*> given(def->Inputs().size(), nullptr);
-    for (size_t i = 0; i < def->Inputs().size(); ++i) {
-        const ops::OpParamDef& p = *def->Inputs()[i];
+    std::vector<const GivenInput*> given(def->AscendcInputs().size(), nullptr);
+    for (size_t i = 0; i < def->AscendcInputs().size(); ++i) {
+        const ops::OpParamDef& p = *def->AscendcInputs()[i];
         for (const auto& g : req.inputs) {
             if (g.name == p.Name()) given[i] = &g;
         }
@@ -308,8 +308,8 @@ int Run(const char* requestPath) {
 
     // The data-type combination the inputs select.
     size_t combos = 0;
-    for (const auto& p : def->Inputs()) combos = std::max(combos, p->DataTypes().size());
-    for (const auto& p : def->Outputs()) combos = std::max(combos, p->DataTypes().size());
+    for (const auto& p : def->AscendcInputs()) combos = std::max(combos, p->DataTypes().size());
+    for (const auto& p : def->AscendcOutputs()) combos = std::max(combos, p->DataTypes().size());
     auto typeAt = [](const ops::OpParamDef& p, size_t c) {
         const auto& v = p.DataTypes();
         return v.empty() ? ge::DT_UNDEFINED : (p.IsList() || v.size() == 1) ? v[std::min(c, v.size() - 1)] : v[c];
@@ -318,7 +318,7 @@ int Run(const char* requestPath) {
     for (size_t c = 0; c < combos && combo == combos; ++c) {
         bool ok = true;
         for (size_t i = 0; i < given.size(); ++i) {
-            if (given[i] != nullptr && !def->Inputs()[i]->DataTypes().empty() && typeAt(*def->Inputs()[i], c) != given[i]->dtype) {
+            if (given[i] != nullptr && !def->AscendcInputs()[i]->DataTypes().empty() && typeAt(*def->AscendcInputs()[i], c) != given[i]->dtype) {
                 ok = false;
             }
         }
@@ -331,14 +331,14 @@ int Run(const char* requestPath) {
         }
         for (size_t c = 0; c < combos; ++c) {
             std::string one;
-            for (const auto& p : def->Inputs()) one += (one.empty() ? "" : ", ") + p->Name() + "=" + DtypeName(typeAt(*p, c));
+            for (const auto& p : def->AscendcInputs()) one += (one.empty() ? "" : ", ") + p->Name() + "=" + DtypeName(typeAt(*p, c));
             supported += "\n  " + one;
         }
         Fail(type + " does not accept " + have + "; its data-type combinations are:" + supported);
     }
 
-    for (size_t i = 0; i < def->Inputs().size(); ++i) {
-        io.inNames.push_back(def->Inputs()[i]->Name());
+    for (size_t i = 0; i < def->AscendcInputs().size(); ++i) {
+        io.inNames.push_back(def->AscendcInputs()[i]->Name());
         io.inPresent.push_back(given[i] != nullptr);
         if (given[i] == nullptr) {
             io.inShapes.emplace_back();
@@ -357,7 +357,7 @@ int Run(const char* requestPath) {
 
     // Outputs: every defined output must be named.
     std::vector<std::string> outNames;
-    for (const auto& p : def->Outputs()) outNames.push_back(p->Name());
+    for (const auto& p : def->AscendcOutputs()) outNames.push_back(p->Name());
     for (const auto& o : req.outputs) {
         bool known = false;
         for (const auto& n : outNames) known = known || n == o;
@@ -372,7 +372,7 @@ int Run(const char* requestPath) {
             break;
         }
     }
-    for (const auto& p : def->Outputs()) {
+    for (const auto& p : def->AscendcOutputs()) {
         bool named = false;
         for (const auto& o : req.outputs) named = named || o == p->Name();
         if (!named && p->Type() == ops::REQUIRED) {
@@ -385,7 +385,7 @@ int Run(const char* requestPath) {
 
     // Attributes in definition order.
     std::vector<std::string> attrNames;
-    for (const auto& a : def->Attrs()) attrNames.push_back(a->Name());
+    for (const auto& a : def->AscendcAttrs()) attrNames.push_back(a->Name());
     for (const auto& kv : req.attrs) {
         bool known = false;
         for (const auto& n : attrNames) known = known || n == kv.first;
@@ -394,7 +394,7 @@ int Run(const char* requestPath) {
         }
     }
     std::vector<gert::AttrValue> attrs;
-    for (const auto& a : def->Attrs()) {
+    for (const auto& a : def->AscendcAttrs()) {
         if (!a->KindSet()) {
             Fail("attribute " + a->Name() + " of " + type + " has no type (call .Int(), .Float(), .Bool(), .String() or a List form)");
         }
@@ -417,9 +417,9 @@ int Run(const char* requestPath) {
     optiling::detail::OpImpl impl;
     auto found = optiling::detail::OpImpls().find(type);
     if (found != optiling::detail::OpImpls().end()) impl = found->second;
-    auto tilingFunc = def->AICoreDef().Tiling() ? def->AICoreDef().Tiling() : impl.tiling;
-    auto inferShape = def->InferShape() ? def->InferShape() : impl.inferShape;
-    auto inferDataType = def->InferDataType() ? def->InferDataType() : impl.inferDataType;
+    auto tilingFunc = def->AscendcAICore().Tiling() ? def->AscendcAICore().Tiling() : impl.tiling;
+    auto inferShape = def->AscendcInferShape() ? def->AscendcInferShape() : impl.inferShape;
+    auto inferDataType = def->AscendcInferDataType() ? def->AscendcInferDataType() : impl.inferDataType;
 
     if (inferShape != nullptr) {
         gert::InferShapeContext ctx(&io);
