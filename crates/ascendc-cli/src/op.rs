@@ -235,7 +235,7 @@ fn run_host(host_dir: &Path, tmp: &Path, request: &Path, report: &Path) -> Resul
         return Err(match stderr.find("error: ") {
             Some(at) => stderr[at + "error: ".len()..].trim_end().to_string(),
             None => format!(
-                "the op_host program failed ({}): {}",
+                "the op_host program (InferShape / InferDataType / TilingFunc) ended abnormally ({}) {}",
                 out.status,
                 stderr.trim_end()
             ),

@@ -310,9 +310,19 @@ int Run(const char* requestPath) {
     size_t combos = 0;
     for (const auto& p : def->AscendcInputs()) combos = std::max(combos, p->DataTypes().size());
     for (const auto& p : def->AscendcOutputs()) combos = std::max(combos, p->DataTypes().size());
+    for (const auto* list : {&def->AscendcInputs(), &def->AscendcOutputs()}) {
+        for (const auto& p : *list) {
+            size_t n = p->DataTypes().size();
+            if (n != 0 && n != combos && !(p->IsList() && n == 1)) {
+                Fail("the DataType list of " + p->Name() + " in " + type + " has " + std::to_string(n) +
+                     " types, others have " + std::to_string(combos) + ": every list needs one type per combination");
+            }
+        }
+    }
+    // Type of `p` in combination `c` (a one-type DataTypeList serves every combination).
     auto typeAt = [](const ops::OpParamDef& p, size_t c) {
         const auto& v = p.DataTypes();
-        return v.empty() ? ge::DT_UNDEFINED : (p.IsList() || v.size() == 1) ? v[std::min(c, v.size() - 1)] : v[c];
+        return v.empty() ? ge::DT_UNDEFINED : v[c < v.size() ? c : v.size() - 1];
     };
     size_t combo = combos;
     for (size_t c = 0; c < combos && combo == combos; ++c) {
