@@ -5,6 +5,10 @@
 mod chevron;
 mod compare;
 mod cxx;
+mod npy;
+mod op;
+mod op_gen;
+mod op_io;
 mod product;
 mod toolchain;
 
@@ -92,6 +96,11 @@ enum Cmd {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Framework operators (op_host/ + op_kernel/ directories).
+    Op {
+        #[command(subcommand)]
+        command: OpCmd,
+    },
     /// Compare an output .bin with a golden .bin element by element (numpy isclose semantics).
     Compare {
         /// The kernel's output.
@@ -116,6 +125,35 @@ enum Cmd {
         /// How many mismatches to list.
         #[arg(long, default_value_t = 10)]
         show: usize,
+    },
+}
+
+#[derive(Subcommand)]
+enum OpCmd {
+    /// Compile op_host and op_kernel, run the TilingFunc on the inputs and the kernel on the
+    /// simulator, write the outputs.
+    Run {
+        /// The operator directory (holds op_host/ and op_kernel/).
+        op_dir: PathBuf,
+        /// An input: NAME=x.npy or NAME=x.bin:DTYPE:SHAPE (e.g. x=x.bin:float16:8,2048).
+        #[arg(long = "input", value_name = "NAME=FILE")]
+        inputs: Vec<String>,
+        /// An output: NAME=z.npy or NAME=z.bin (optionally z.bin:DTYPE:SHAPE to check them).
+        #[arg(long = "output", value_name = "NAME=FILE")]
+        outputs: Vec<String>,
+        /// An attribute: NAME=VALUE (lists comma-separated, e.g. axes=0,1).
+        #[arg(long = "attr", value_name = "NAME=VALUE")]
+        attrs: Vec<String>,
+        /// Product whose platform the TilingFunc sees and the kernel runs on: 910, 310P, A2, A3,
+        /// 310B (default: `$ASCENDC_PRODUCT`, else A2).
+        #[arg(long)]
+        product: Option<String>,
+        /// Operator type, when op_host registers several.
+        #[arg(long)]
+        op: Option<String>,
+        /// Print the tiling outcome (block dim, tiling key, workspace, tiling size).
+        #[arg(short, long)]
+        verbose: bool,
     },
 }
 
@@ -317,6 +355,26 @@ fn main() -> ExitCode {
             run_mode,
         } => flags(cflags, libs, &std, product.as_deref(), run_mode),
         Cmd::Cxx { args } => cxx::run(&args),
+        Cmd::Op {
+            command:
+                OpCmd::Run {
+                    op_dir,
+                    inputs,
+                    outputs,
+                    attrs,
+                    product,
+                    op,
+                    verbose,
+                },
+        } => op::run(&op::OpRun {
+            dir: &op_dir,
+            inputs: &inputs,
+            outputs: &outputs,
+            attrs: &attrs,
+            product: product.as_deref(),
+            op: op.as_deref(),
+            verbose,
+        }),
         Cmd::Compare {
             output,
             golden,

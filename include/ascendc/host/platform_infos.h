@@ -1,0 +1,33 @@
+// fe::PlatFormInfos: the facts of the simulated product a TilingFunc sees through
+// TilingContext::GetPlatformInfo() and platform_ascendc::PlatformAscendC. `ascendc op run` fills
+// them from the selected chip profile (`--product`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace fe {
+
+class PlatFormInfos {
+public:
+    // SoC name as the profile spells it (`Ascend910B`, `Ascend310P`, …).
+    std::string soc;
+    // Short SoC version the framework reports (`Ascend910B` for A2 and A3).
+    std::string shortSoc;
+    // `__NPU_ARCH__` of the product.
+    uint32_t npuArch = 0;
+    // Cube cores (AI Cores on coupled products).
+    uint32_t aicNum = 0;
+    // Vector cores inside the AI Core count (AI Cores on coupled products).
+    uint32_t aivNum = 0;
+    // Stand-alone vector cores (Atlas inference series only).
+    uint32_t vectorCoreNum = 0;
+    // Buffer capacities in bytes.
+    uint64_t ub = 0, l1 = 0, l0a = 0, l0b = 0, l0c = 0, bt = 0, fb = 0, l2 = 0, hbm = 0;
+    // System workspace in bytes (GetLibApiWorkSpaceSize).
+    uint32_t sysWorkspace = 0;
+    // Bytes of UB ReserveLocalMemory set aside.
+    uint64_t ubReserved = 0;
+};
+
+}  // namespace fe

@@ -1,0 +1,110 @@
+// platform_ascendc::PlatformAscendC: the facts of the simulated product a TilingFunc reads
+// (core counts, buffer sizes, SoC version, system workspace), answered from the chip profile
+// `ascendc op run --product` selects.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ascendc/host/fail.h"
+#include "ascendc/host/platform_infos.h"
+
+namespace platform_ascendc {
+
+// Memories GetCoreMemSize reports.
+enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
+
+// SoC versions GetSocVersion returns (Atlas A3 reports ASCEND910B, as documented).
+enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION = 99999 };
+
+// UB sizes ReserveLocalMemory sets aside.
+enum class ReservedSize { RESERVED_SIZE_8K, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
+
+class PlatformAscendC {
+public:
+    PlatformAscendC() = delete;
+    ~PlatformAscendC() = default;
+    explicit PlatformAscendC(fe::PlatFormInfos* info) : info_(info) {
+        if (info_ == nullptr) {
+            ascendc_host::Fail("PlatformAscendC: the platform info is null (pass context->GetPlatformInfo())");
+        }
+    }
+
+    // Vector cores (separated products) or AI Cores (coupled products).
+    uint32_t GetCoreNum() const { return info_->aivNum; }
+    // Cube cores (separated products) or AI Cores (coupled products).
+    uint32_t GetCoreNumAic() const { return info_->aicNum; }
+    // Vector cores (separated products) or AI Cores (coupled products).
+    uint32_t GetCoreNumAiv() const { return info_->aivNum; }
+    // Stand-alone vector cores: Atlas inference series only, 0 elsewhere.
+    uint32_t GetCoreNumVector() const { return info_->vectorCoreNum; }
+    SocVersion GetSocVersion() const {
+        const std::string& s = info_->shortSoc;
+        if (s == "Ascend910") return SocVersion::ASCEND910;
+        if (s == "Ascend910B") return SocVersion::ASCEND910B;
+        if (s == "Ascend310P") return SocVersion::ASCEND310P;
+        if (s == "Ascend310B") return SocVersion::ASCEND310B;
+        return SocVersion::RESERVED_VERSION;
+    }
+    // Capacity of `memType` in bytes, less what ReserveLocalMemory set aside for UB.
+    void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
+        switch (memType) {
+            case CoreMemType::L0_A: size = info_->l0a; return;
+            case CoreMemType::L0_B: size = info_->l0b; return;
+            case CoreMemType::L0_C: size = info_->l0c; return;
+            case CoreMemType::L1: size = info_->l1; return;
+            case CoreMemType::UB: size = info_->ub - info_->ubReserved; return;
+            case CoreMemType::FB: size = info_->fb; return;
+            case CoreMemType::BT: size = info_->bt; return;
+            case CoreMemType::L2:
+                ascendc_host::Fail("GetCoreMemSize(CoreMemType::L2): the simulator does not model the L2 cache");
+            case CoreMemType::HBM:
+                ascendc_host::Fail("GetCoreMemSize(CoreMemType::HBM): the simulator does not model the device memory size");
+            default:
+                ascendc_host::Fail("GetCoreMemSize: unknown memory type " + std::to_string(static_cast<int>(memType)));
+        }
+    }
+    // Blocks to launch for `sliceNum` pieces of work: on separated products with both cube and
+    // vector cores in use, one block is one cube core with its vector cores
+    // (ceil(sliceNum / (aivCoreNum / aicCoreNum))); otherwise sliceNum.
+    uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aivCoreNum <= aicCoreNum) {
+            return sliceNum;
+        }
+        uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
+    uint32_t CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+        return CalcTschBlockDim(sliceNum, aicCoreNum, aivCoreNum);
+    }
+    // The system workspace in bytes (16 MiB on A2/A3, 2 MiB elsewhere).
+    uint32_t GetLibApiWorkSpaceSize() const { return info_->sysWorkspace; }
+    void ReserveLocalMemory(ReservedSize size) {
+        static const uint64_t kBytes[] = {8 * 1024, 16 * 1024, 32 * 1024};
+        info_->ubReserved = kBytes[static_cast<int>(size)];
+    }
+
+private:
+    fe::PlatFormInfos* info_;
+};
+
+// The platform of the running operator as a process-wide instance.
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC* GetInstance();
+};
+
+}  // namespace platform_ascendc
+
+namespace ascendc_host {
+// The platform `ascendc op run` selected (filled before any host function runs).
+inline fe::PlatFormInfos& CurrentPlatform() {
+    static fe::PlatFormInfos info;
+    return info;
+}
+}  // namespace ascendc_host
+
+inline platform_ascendc::PlatformAscendC* platform_ascendc::PlatformAscendCManager::GetInstance() {
+    static PlatformAscendC p(&ascendc_host::CurrentPlatform());
+    return &p;
+}
