@@ -158,6 +158,7 @@ fn double_buffering_overlaps_mte2_v_mte3_and_shortens_the_kernel() {
     let (mte2, vec, mte3) = (stage(Pipe::MTE2), stage(Pipe::V), stage(Pipe::MTE3));
     let expected = (vec + mte2.max(mte3)) / mte2.max(vec).max(mte3);
     let ratio = c1.total as f64 / c2.total as f64;
+    println!("double buffering: {ratio:.3}× (expected {expected:.3}×; per tile MTE2 {mte2:.0}, V {vec:.0}, MTE3 {mte3:.0} cycles)");
     assert!(
         (ratio / expected - 1.0).abs() < 0.10,
         "ratio {ratio:.3}, expected {expected:.3} (MTE2 {mte2:.0}, V {vec:.0}, MTE3 {mte3:.0} cycles per tile)"
@@ -178,6 +179,7 @@ fn gm_bound_multi_core_add_gains_little_from_double_buffering() {
     let one = add_timeline(48, tiles * tile, tile, 1);
     let two = add_timeline(48, tiles * tile, tile, 2);
     let gain = 1.0 - two.total_cycles() as f64 / one.total_cycles() as f64;
+    println!("48 cores: double buffering gains {:.1} %", 100.0 * gain);
     assert!((0.0..0.10).contains(&gain), "gain {gain:.3}");
     // The same work on one core alone runs faster per core: GM sharing slows the 48.
     let solo = add_timeline(1, tiles * tile, tile, 1);
@@ -358,6 +360,7 @@ fn reduction_figures_of_the_spec() {
     // documented conclusion: the mixed scheme is the fastest.
     let documented = [13.0, 13.94, 8.44];
     let got: Vec<f64> = (0..3).map(reduce_256_us).collect();
+    println!("P9 256-float sums ×100: model {got:.2?} µs, documented {documented:?} µs");
     for (g, d) in got.iter().zip(documented) {
         assert!(
             (g / d - 1.0).abs() < 0.20,
@@ -419,6 +422,10 @@ fn binary_halving_sum_beats_the_reduce_repeat_loop() {
         report.timeline.unwrap().total_cycles()
     };
     let (binary, repeat) = (run(true), run(false));
+    println!(
+        "30000 floats: binary {binary} cycles, ReduceRepeat loop {repeat} cycles, ratio {:.2}",
+        repeat as f64 / binary as f64
+    );
     assert!(binary < repeat, "binary {binary}, repeat loop {repeat}");
 }
 
