@@ -39,7 +39,10 @@ fn lane(p: Pipe) -> Pipe {
 }
 
 pub(super) fn render(t: &Timeline) -> String {
-    let us = |cycles: u64| t.table.micros(cycles);
+    // µs rounded to a multiple of 2^-12 µs (0.24 ns, finer than a cycle): such binary fractions
+    // add exactly, so a slice's ts + dur equals the next slice's ts when they touch, in any
+    // reader's double arithmetic.
+    let us = |cycles: u64| (t.table.micros(cycles) * 4096.0).round() / 4096.0;
     let mut ev: Vec<String> = Vec::new();
     for (pid, c) in t.cores.iter().enumerate() {
         ev.push(format!(
@@ -68,12 +71,15 @@ pub(super) fn render(t: &Timeline) -> String {
                 InstrKind::SetFlag(e, id) => format!("SetFlag<{e:?}>({id})"),
                 InstrKind::WaitFlag(e, id) => format!("WaitFlag<{e:?}>({id})"),
             };
+            // The slice is the pipe's occupancy (slices of one pipe never overlap, as the
+            // trace-event format requires of one thread); the result latency goes in `args`.
             let mut args = format!(
-                r#""source":{},"api":{},"cycles":{},"start_cycle":{}"#,
+                r#""source":{},"api":{},"cycles":{},"start_cycle":{},"result_cycle":{}"#,
                 quote(&s.location.to_string()),
                 quote(s.api),
-                s.end - s.start,
-                s.start
+                s.busy_end - s.start,
+                s.start,
+                s.end
             );
             if k.busy > k.ideal {
                 let _ = write!(args, r#","bank_conflict_cycles":{}"#, k.busy - k.ideal);
@@ -82,12 +88,12 @@ pub(super) fn render(t: &Timeline) -> String {
                 let _ = write!(args, r#","gm_bytes":{}"#, k.gm_bytes);
             }
             ev.push(format!(
-                r#"{{"ph":"X","name":{},"cat":"{}","pid":{pid},"tid":{},"ts":{:.4},"dur":{:.4},"args":{{{args}}}}}"#,
+                r#"{{"ph":"X","name":{},"cat":"{}","pid":{pid},"tid":{},"ts":{},"dur":{},"args":{{{args}}}}}"#,
                 quote(&name),
                 pipe_name(lane(s.pipe)),
                 lane(s.pipe) as usize,
                 us(s.start),
-                us(s.end - s.start),
+                us(s.busy_end) - us(s.start),
             ));
         }
         for (n, f) in c.flows.iter().enumerate() {
@@ -95,12 +101,12 @@ pub(super) fn render(t: &Timeline) -> String {
             let (a, b) = (&c.slices[f.set], &c.slices[f.wait]);
             let name = quote(&format!("{:?}({})", f.event, f.id));
             ev.push(format!(
-                r#"{{"ph":"s","name":{name},"cat":"flag","id":{id},"pid":{pid},"tid":{},"ts":{:.4}}}"#,
+                r#"{{"ph":"s","name":{name},"cat":"flag","id":{id},"pid":{pid},"tid":{},"ts":{}}}"#,
                 lane(a.pipe) as usize,
                 us(a.start)
             ));
             ev.push(format!(
-                r#"{{"ph":"f","bp":"e","name":{name},"cat":"flag","id":{id},"pid":{pid},"tid":{},"ts":{:.4}}}"#,
+                r#"{{"ph":"f","bp":"e","name":{name},"cat":"flag","id":{id},"pid":{pid},"tid":{},"ts":{}}}"#,
                 lane(b.pipe) as usize,
                 us(b.start.max(a.start))
             ));

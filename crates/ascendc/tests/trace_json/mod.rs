@@ -240,7 +240,7 @@ fn time(e: &Json, k: &str, n: usize) -> Result<f64, String> {
 
 /// Checks the trace-event JSON object format: `traceEvents` an array of objects, each with a
 /// known `ph`; `X` with string `name`, integer `pid`/`tid`, non-negative `ts`/`dur` and an
-/// object `args`; `M` naming processes and threads through `args.name`; `s`/`f` flow events
+/// object `args`, slices of one thread nested or disjoint; `M` naming processes and threads through `args.name`; `s`/`f` flow events
 /// with `id`, `cat` and `name`, every start finished once, never before it started; and every
 /// (pid, tid) carrying events named by metadata.
 pub fn validate(doc: &Json) -> Result<Summary, String> {
@@ -257,6 +257,7 @@ pub fn validate(doc: &Json) -> Result<Summary, String> {
     let mut procs = HashSet::new();
     let mut named_threads = HashSet::new();
     let mut used = HashSet::new();
+    let mut slices: HashMap<(u64, u64), Vec<(f64, f64)>> = HashMap::new();
     let mut starts: HashMap<(String, u64), f64> = HashMap::new();
     let mut finishes: HashMap<(String, u64), f64> = HashMap::new();
     for (n, e) in events.iter().enumerate() {
@@ -273,8 +274,9 @@ pub fn validate(doc: &Json) -> Result<Summary, String> {
             .ok_or(format!("event {n}: `name` is not a string"))?;
         match ph {
             "X" => {
-                time(e, "ts", n)?;
-                time(e, "dur", n)?;
+                let ts = time(e, "ts", n)?;
+                let dur = time(e, "dur", n)?;
+                slices.entry((pid, tid)).or_default().push((ts, ts + dur));
                 let args = field(e, "args", n)?;
                 if !matches!(args, Json::Obj(_)) {
                     return Err(format!("event {n}: `args` is not an object"));
@@ -344,6 +346,25 @@ pub fn validate(doc: &Json) -> Result<Summary, String> {
     }
     if finishes.len() != starts.len() {
         return Err("a flow finishes without a start".into());
+    }
+    // Slices of one thread nest or are disjoint: a slice that starts inside another ends inside it.
+    for ((pid, tid), v) in &mut slices {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        let mut open: Vec<(f64, f64)> = Vec::new();
+        for &(a, b) in v.iter() {
+            while open.last().is_some_and(|o| o.1 <= a) {
+                open.pop();
+            }
+            if let Some(o) = open.last() {
+                if b > o.1 {
+                    return Err(format!(
+                        "pid {pid} tid {tid}: slice [{a}, {b}] overlaps [{}, {}] without nesting",
+                        o.0, o.1
+                    ));
+                }
+            }
+            open.push((a, b));
+        }
     }
     for (pid, tid) in &used {
         if !procs.contains(pid) {
