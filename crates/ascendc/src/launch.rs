@@ -81,7 +81,7 @@ pub struct LaunchReport {
     /// Launch-level diagnostics (e.g. limits of the vendor CPU-debug library).
     pub diagnostics: Vec<Diagnostic>,
     /// The estimated timeline, when [`Launch::trace`] or [`Launch::report`] asked for it.
-    pub timeline: Option<Timeline>,
+    pub timeline: Option<Box<Timeline>>,
 }
 
 impl LaunchReport {
@@ -455,7 +455,7 @@ impl Launch {
                 }
             }
             if self.timing_report {
-                report.timeline = Some(t);
+                report.timeline = Some(Box::new(t));
             }
         }
         if errors.is_empty() {

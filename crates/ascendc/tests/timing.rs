@@ -99,7 +99,7 @@ fn add_timeline(blocks: u32, per_block: u32, tile: u32, buffers: u8) -> Timeline
         .unwrap_or_else(|e| panic!("{e}"));
     let z = zg.to_vec::<f32>();
     assert!(z.iter().enumerate().all(|(i, v)| *v == 2.0 * i as f32));
-    report.timeline.expect("report(true) keeps the timeline")
+    *report.timeline.expect("report(true) keeps the timeline")
 }
 
 /// Occupied intervals of one pipe's operations.
@@ -224,7 +224,7 @@ fn adds_cycles(dst_at: u32, dst_blk: u16, src_blk: u16, repeats: u8) -> (u64, Ti
     let t = report.timeline.unwrap();
     let c = &t.cores[0];
     let i = c.slices.iter().position(|s| s.api == "Adds").unwrap();
-    (c.costs[i].busy, t)
+    (c.costs[i].busy, *t)
 }
 
 #[test]
@@ -407,13 +407,13 @@ fn binary_halving_sum_beats_the_reduce_repeat_loop() {
                     whole_reduce_sum(&dst, &src, MASK_PLACEHOLDER, 1, 1, 1, 8)?;
                 } else {
                     let mut total = 30000u32;
-                    let mut from = src.clone();
+                    let mut from = src;
                     while total > 1 {
                         set_vector_mask::<f32>(MaskMode::COUNTER, total as u64)?;
                         whole_reduce_sum(&dst, &from, MASK_PLACEHOLDER, 1, 1, 1, 8)?;
                         pipe_barrier(PIPE_V)?;
                         total = total.div_ceil(64);
-                        from = dst.clone();
+                        from = dst;
                     }
                 }
                 set_mask_norm()

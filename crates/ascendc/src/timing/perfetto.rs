@@ -113,9 +113,9 @@ pub(super) fn render(t: &Timeline) -> String {
         }
     }
     let mut out = String::from("{\"displayTimeUnit\":\"ns\",\"otherData\":{");
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "\"product\":{},\"clock_ghz\":{},\"model\":\"ascendc-sim timing estimate\"}},\"traceEvents\":[\n",
+        "\"product\":{},\"clock_ghz\":{},\"model\":\"ascendc-sim timing estimate\"}},\"traceEvents\":[",
         quote(t.profile.soc),
         t.table.clock_ghz
     );
