@@ -48,9 +48,14 @@ enum Cmd {
         /// ICPU_RUN_KF), `npu` defines neither (aclrtMalloc, `<<<>>>`). Both run on the simulator.
         #[arg(long, value_enum, default_value = "cpu")]
         run_mode: RunMode,
-        /// Print a summary of every launch (cores, instructions per pipe) to stderr.
+        /// Print a summary of every launch (cores, instructions per pipe) and its estimated
+        /// timing (per-pipe utilisation, longest stalls, UB bank conflicts) to stderr.
         #[arg(long)]
         report: bool,
+        /// Write each launch's estimated timeline as a Chrome/Perfetto trace-event JSON file
+        /// (sets `ASCENDC_TRACE`; a second launch writes NAME.1.json, …).
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
         /// Run the synchronisation checker on every launch (sets `ASCENDC_CHECK=1`): unordered
         /// RAW/WAR/WAW pairs between pipes and flag misuse are reported as warnings.
         #[arg(long)]
@@ -164,6 +169,7 @@ struct RunOptions<'a> {
     run_mode: RunMode,
     report: bool,
     check: bool,
+    trace: Option<PathBuf>,
     cxxflags: &'a [String],
     /// `ASCENDC_SCHEDULE` / `ASCENDC_SCHEDULE_CHECK` for the program.
     schedule: [(&'static str, Option<String>); 2],
@@ -228,6 +234,12 @@ fn run(
     }
     if opts.check {
         cmd.env("ASCENDC_CHECK", "1");
+    }
+    if let Some(t) = &opts.trace {
+        // Absolute: a sample directory runs the program in that directory.
+        let t = std::path::absolute(t)
+            .map_err(|e| format!("cannot resolve the trace path {}: {e}", t.display()))?;
+        cmd.env("ASCENDC_TRACE", t);
     }
     // The simulated product is the one whose macros the build defined.
     cmd.env("ASCENDC_PRODUCT", profile.soc);
@@ -323,6 +335,7 @@ fn main() -> ExitCode {
             product,
             run_mode,
             report,
+            trace,
             check,
             cxxflags,
             schedule,
@@ -336,6 +349,7 @@ fn main() -> ExitCode {
                 run_mode,
                 report,
                 check,
+                trace,
                 cxxflags: &cxxflags,
                 schedule: [
                     ("ASCENDC_SCHEDULE", schedule),

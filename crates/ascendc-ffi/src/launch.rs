@@ -5,7 +5,8 @@ use ascendc::chip::ChipProfile;
 use ascendc::error::{Category, SimError};
 use ascendc::{get_block_idx, KernelMode, Launch, Schedule};
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 /// The mode `SetKernelMode` chose, in C++ `KernelMode` order (`u8::MAX`: not set, the library's
 /// default).
@@ -31,6 +32,25 @@ fn kernel_mode() -> KernelMode {
 /// True when the environment variable is set to anything but empty or `0`.
 fn env_flag(name: &str) -> bool {
     std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Launches that wrote a trace so far.
+static TRACES: AtomicU32 = AtomicU32::new(0);
+
+/// Where this launch writes its trace: `$ASCENDC_TRACE` for the first launch of the program,
+/// `NAME.N.EXT` for the N-th after it (`out.json`, `out.1.json`, …).
+fn trace_path() -> Option<PathBuf> {
+    let path = PathBuf::from(std::env::var_os("ASCENDC_TRACE").filter(|v| !v.is_empty())?);
+    let n = TRACES.fetch_add(1, Ordering::Relaxed);
+    if n == 0 {
+        return Some(path);
+    }
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}.{n}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.{n}"),
+    };
+    Some(path.with_file_name(name))
 }
 
 /// Runs one block: the C++ trampoline calls the kernel and returns 0, or 1 when the block stopped
@@ -94,9 +114,15 @@ pub unsafe extern "C" fn ascendc_launch(
     let mut launch = Launch::new(block_dim)
         .profile(profile)
         .kernel_mode(kernel_mode())
-        .check_hazards(env_flag("ASCENDC_CHECK"));
+        .check_hazards(env_flag("ASCENDC_CHECK"))
+        .report(env_flag("ASCENDC_REPORT"));
     if let Some(s) = schedule {
         launch = launch.schedule(s);
+    }
+    let trace = trace_path();
+    if let Some(p) = &trace {
+        launch = launch.trace(p);
+        eprintln!("kernel `{name}`: writing its timeline to {}", p.display());
     }
     let kernel = || {
         // SAFETY: the caller guarantees `block` may run concurrently with `ctx`.

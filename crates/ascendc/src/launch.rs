@@ -10,8 +10,10 @@ use crate::error::{Category, Diagnostic, Result, Severity, SimError};
 use crate::multicore::sched::{self, Sched};
 use crate::multicore::schedule::Schedule;
 use crate::multicore::CoreSync;
+use crate::timing::Timeline;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// Which cores each block uses on products with separate cube and vector cores (A2/A3)
@@ -39,6 +41,10 @@ pub struct Launch {
     options: CoreOptions,
     check_hazards: bool,
     schedule: Option<Schedule>,
+    /// Keep the instruction record: `None` decides by the consumers asked for.
+    record: Option<bool>,
+    trace_path: Option<PathBuf>,
+    timing_report: bool,
 }
 
 /// What each core did.
@@ -74,6 +80,8 @@ pub struct LaunchReport {
     pub blocks: Vec<BlockReport>,
     /// Launch-level diagnostics (e.g. limits of the vendor CPU-debug library).
     pub diagnostics: Vec<Diagnostic>,
+    /// The estimated timeline, when [`Launch::trace`] or [`Launch::report`] asked for it.
+    pub timeline: Option<Box<Timeline>>,
 }
 
 impl LaunchReport {
@@ -125,6 +133,9 @@ impl fmt::Display for LaunchReport {
         for d in self.diagnostics() {
             write!(f, "\n{d}")?;
         }
+        if let Some(t) = &self.timeline {
+            write!(f, "\n{}", t.report(5))?;
+        }
         Ok(())
     }
 }
@@ -166,6 +177,9 @@ impl Launch {
             options: CoreOptions::default(),
             check_hazards: false,
             schedule: None,
+            record: None,
+            trace_path: None,
+            timing_report: false,
         }
     }
 
@@ -241,15 +255,38 @@ impl Launch {
         self
     }
 
-    /// Keeps (default) or drops the full per-instruction record; counts are always kept.
+    /// Keeps or drops the full per-instruction record; counts are always kept. By default the
+    /// record is kept only when something reads it: the hazard checker, a trace or timing
+    /// report, or the inter-block GM race check of a launch with more than one core.
     pub fn record_trace(mut self, on: bool) -> Launch {
-        self.options.record_trace = on;
+        self.record = Some(on);
+        self
+    }
+
+    /// Keeps the record unless [`Launch::record_trace`] turned it off.
+    pub(crate) fn keep_record(mut self) -> Launch {
+        self.record.get_or_insert(true);
+        self
+    }
+
+    /// Writes the estimated timeline of the launch as a Chrome/Perfetto trace-event JSON file
+    /// at `path` (open it in ui.perfetto.dev or `chrome://tracing`). Keeps the record.
+    pub fn trace(mut self, path: impl Into<PathBuf>) -> Launch {
+        self.trace_path = Some(path.into());
+        self
+    }
+
+    /// Computes the estimated timeline ([`LaunchReport::timeline`]); the report's `Display`
+    /// then adds per-pipe utilisation, the longest stalls and the most bank-conflicted call
+    /// sites. Keeps the record.
+    pub fn report(mut self, on: bool) -> Launch {
+        self.timing_report = on;
         self
     }
 
     /// Reports missing synchronisation inside each core (RAW/WAR/WAW between pipes not ordered by
-    /// a barrier or flags, double `SetFlag`, `WaitFlag` without `SetFlag`) as warnings. Needs the
-    /// instruction record (on by default).
+    /// a barrier or flags, double `SetFlag`, `WaitFlag` without `SetFlag`) as warnings. Keeps
+    /// the instruction record.
     pub fn check_hazards(mut self, on: bool) -> Launch {
         self.check_hazards = on;
         self
@@ -287,6 +324,7 @@ impl Launch {
                     profile: self.profile,
                     blocks: Vec::new(),
                     diagnostics: Vec::new(),
+                    timeline: None,
                 },
             })
         };
@@ -320,6 +358,12 @@ impl Launch {
             });
         }
         let (cores, group): (Vec<CoreId>, Vec<u32>) = self.cores().into_iter().unzip();
+        let timing = self.trace_path.is_some() || self.timing_report;
+        let mut resolved = self.clone();
+        resolved.options.record_trace = self
+            .record
+            .unwrap_or(self.check_hazards || timing || cores.len() > 1);
+        let this = &resolved;
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -341,7 +385,7 @@ impl Launch {
         // Each thread keeps its outcomes and hands them over once, at its end.
         let one = |i: usize, memory: Option<LocalMemory>, out: &mut Vec<Outcome>| -> LocalMemory {
             sched::install(sched.clone(), i);
-            let (b, e, m) = self.run_block(cores[i], i, &kernel, memory);
+            let (b, e, m) = this.run_block(cores[i], i, &kernel, memory);
             sched::uninstall();
             out.push((i, b, e));
             m
@@ -396,19 +440,38 @@ impl Launch {
             errors.extend(e);
             blocks.push(b);
         }
-        if self.options.record_trace && blocks.len() > 1 {
+        if this.options.record_trace && blocks.len() > 1 {
             diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
         }
-        if self.options.record_trace && self.check_hazards {
+        if this.options.record_trace && self.check_hazards {
             for b in &blocks {
                 diagnostics.extend(crate::check::hazards(&b.trace, b.block_idx));
             }
         }
-        let report = LaunchReport {
+        let mut report = LaunchReport {
             profile: self.profile,
             blocks,
             diagnostics,
+            timeline: None,
         };
+        if timing {
+            let t = Timeline::new(&report);
+            if let Some(path) = &self.trace_path {
+                if let Err(e) = t.write_trace(path) {
+                    report.diagnostics.push(Diagnostic {
+                        severity: Severity::Warning,
+                        category: Category::Launch,
+                        api: "Launch::trace",
+                        message: format!("cannot write the trace to {}: {e}", path.display()),
+                        location: None,
+                        block: None,
+                    });
+                }
+            }
+            if self.timing_report {
+                report.timeline = Some(Box::new(t));
+            }
+        }
         if errors.is_empty() {
             Ok(report)
         } else {

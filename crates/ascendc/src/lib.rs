@@ -43,6 +43,7 @@ pub mod launch;
 pub mod multicore;
 pub mod numeric;
 pub mod position;
+pub mod timing;
 
 pub use api::context::running_block;
 pub use api::data_copy::enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};

@@ -1211,7 +1211,7 @@ fn is_set_mask_false_uses_the_mask_register() {
 
 #[test]
 fn one_pipe_v_instruction_with_its_accesses() {
-    let (_, rep) = run(a2(), |b| {
+    let (_, rep) = run(a2().record_trace(true), |b| {
         repeat_reduce_sum(
             &t::<f16>(b, 4096, 16)?,
             &t::<f16>(b, 0, 2048)?,

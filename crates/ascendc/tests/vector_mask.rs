@@ -111,7 +111,9 @@ fn v7_accumulate_all_repeats_into_one_block() {
 
 #[test]
 fn v8_level2_on_910_is_full_repeats_plus_a_masked_tail() {
-    let l = Launch::new(1).profile(ascendc::chip::ChipProfile::by_name("910").unwrap());
+    let l = Launch::new(1)
+        .profile(ascendc::chip::ChipProfile::by_name("910").unwrap())
+        .record_trace(true);
     let (base, report) = ub_harness::run_on(l, |ub| {
         let a = ub.tensor(1000, h(1.0));
         let d = ub.tensor(1000, h(0.0));
@@ -132,7 +134,7 @@ fn v8_level2_on_910_is_full_repeats_plus_a_masked_tail() {
     assert_eq!((dst0.base, dst0.repeats), (base, 7));
     assert_eq!((dst1.base, dst1.repeats), (base + 896 * 2, 1));
     // A2: one counter-mode instruction.
-    let (_, report) = ub_harness::run_on(Launch::new(1), |ub| {
+    let (_, report) = ub_harness::run_on(Launch::new(1).record_trace(true), |ub| {
         let a = ub.tensor(1000, h(1.0));
         add(&a, &a, &a, 1000)
     })

@@ -189,6 +189,24 @@ impl Core {
         self.trace.record(pipe, api, InstrKind::Op, loc, accesses);
     }
 
+    /// Records a vector instruction of `lanes` lanes per repeat.
+    pub fn issue_vector(
+        &mut self,
+        api: &'static str,
+        loc: SourceLoc,
+        accesses: &[Access],
+        lanes: u32,
+    ) {
+        self.trace.record_lanes(
+            Pipe::V,
+            api,
+            InstrKind::Op,
+            loc,
+            accesses,
+            lanes.min(u16::MAX as u32) as u16,
+        );
+    }
+
     /// Records a `PipeBarrier`.
     pub fn barrier(&mut self, pipe: Pipe, api: &'static str, loc: SourceLoc) {
         self.trace.record(pipe, api, InstrKind::Barrier, loc, &[]);

@@ -237,6 +237,9 @@ pub struct Instr {
     pub kind: InstrKind,
     /// Kernel source line of the API call.
     pub location: SourceLoc,
+    /// Lanes per repeat of a vector instruction (`256 / widest element size` bytes, at most 128;
+    /// 0 for other instructions): the timing model's key for per-type throughput.
+    pub lanes: u16,
     accesses: (u32, u32),
 }
 
@@ -267,6 +270,19 @@ impl Trace {
         location: SourceLoc,
         accesses: &[Access],
     ) {
+        self.record_lanes(pipe, api, kind, location, accesses, 0);
+    }
+
+    /// Records one instruction with its lanes per repeat (vector instructions).
+    pub fn record_lanes(
+        &mut self,
+        pipe: Pipe,
+        api: &'static str,
+        kind: InstrKind,
+        location: SourceLoc,
+        accesses: &[Access],
+        lanes: u16,
+    ) {
         self.counts[pipe as usize] += 1;
         if !self.enabled {
             return;
@@ -278,8 +294,14 @@ impl Trace {
             api,
             kind,
             location,
+            lanes,
             accesses: (start, self.accesses.len() as u32),
         });
+    }
+
+    /// True when full records are kept.
+    pub fn enabled(&self) -> bool {
+        self.enabled
     }
 
     /// Instructions issued per pipe, indexed by `Pipe as usize`.

@@ -151,7 +151,7 @@ impl Launch {
             let s = Schedule::nth(i);
             schedules.push(s);
             restore(&initial);
-            let report = match self.clone().schedule(s).run(&kernel) {
+            let report = match self.clone().schedule(s).keep_record().run(&kernel) {
                 Ok(r) => r,
                 Err(mut e) => {
                     e.report.diagnostics.push(Diagnostic {

@@ -5,13 +5,15 @@ use ascendc::chip::ChipProfile;
 use ascendc::{Diagnostic, Launch, LaunchReport, Result, SimError};
 use std::sync::Mutex;
 
-/// Runs a one-block kernel on `profile`; panics with the error when it fails.
+/// Runs a one-block kernel on `profile`, keeping the instruction record for the tests that read
+/// it; panics with the error when it fails.
 pub fn run_on(
     profile: &'static ChipProfile,
     kernel: impl Fn() -> Result<()> + Sync,
 ) -> LaunchReport {
     Launch::new(1)
         .profile(profile)
+        .record_trace(true)
         .run(kernel)
         .unwrap_or_else(|e| panic!("kernel failed: {e}"))
 }

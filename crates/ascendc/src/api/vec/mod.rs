@@ -14,7 +14,7 @@ pub mod support;
 pub mod unary;
 
 use super::tensor::{LocalTensor, Owner};
-use crate::core::trace::{Access, Pipe};
+use crate::core::trace::Access;
 use crate::core::vector::{contiguous_mask_bits, Enable, Operand, Shape, BLOCK};
 use crate::core::Core;
 use crate::dtype::Element;
@@ -544,7 +544,7 @@ pub(crate) fn run_bits(
         } else {
             exec(ub, shape, &operands[..n]);
         }
-        core.issue(Pipe::V, api, loc, &accesses[..n]);
+        core.issue_vector(api, loc, &accesses[..n], shape.lanes);
     }
     if let Issue::Count(_) = issue {
         if core.profile.counter_mode {

@@ -349,7 +349,7 @@ pub(super) fn level0<T: ReduceElement>(
             repeat_stride: dst_rep as u64 * unit,
         };
         let src_acc = src_op.access(false, s, &shape);
-        core.issue(Pipe::V, api, loc, &[dst_acc, src_acc]);
+        core.issue_vector(api, loc, &[dst_acc, src_acc], shape.lanes);
         Ok(())
     })
 }

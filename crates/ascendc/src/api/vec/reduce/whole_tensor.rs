@@ -284,7 +284,7 @@ pub(super) fn reduce_whole<T: ReduceElement>(
                 let acc = p[1..].iter().fold(p[0], |a, &x| T::add(a, x, sat));
                 write(ub, d, acc);
                 let src_acc = src_op.access(false, s, &shape);
-                core.issue(Pipe::V, api, loc, &[src_acc]);
+                core.issue_vector(api, loc, &[src_acc], l);
                 core.issue(Pipe::S, api, loc, &[ub_access(true, d, s as u64)]);
             } else {
                 // The tree part: full repeats only in the count form, with the tail added last.
@@ -350,7 +350,7 @@ pub(super) fn reduce_whole<T: ReduceElement>(
                 }
                 write(ub, d, value);
                 for rec in &records {
-                    core.issue(Pipe::V, api, loc, rec);
+                    core.issue_vector(api, loc, rec, l);
                 }
                 core.issue(
                     Pipe::V,
@@ -401,7 +401,7 @@ pub(super) fn reduce_whole<T: ReduceElement>(
                     ),
                     op0.access(false, s, &Shape { repeats: n, ..body }),
                 ];
-                core.issue(Pipe::V, api, loc, &acc);
+                core.issue_vector(api, loc, &acc, l);
                 done += n;
             }
             if let (Extent::Count(n), true) = (extent, shape.repeats > body.repeats) {
@@ -410,7 +410,7 @@ pub(super) fn reduce_whole<T: ReduceElement>(
                     ..src_op
                 };
                 let tail_shape = count_shape(l, n as u64 - body.repeats as u64 * l as u64);
-                core.issue(Pipe::V, api, loc, &[tail_op.access(false, s, &tail_shape)]);
+                core.issue_vector(api, loc, &[tail_op.access(false, s, &tail_shape)], l);
             }
             core.issue(
                 Pipe::V,

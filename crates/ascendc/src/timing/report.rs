@@ -1,0 +1,144 @@
+//! The text report of a timeline: totals, per-pipe utilisation, whether MTE2 overlaps V
+//! (double buffering), the longest stalls and the most bank-conflicted call sites.
+
+use super::schedule::union;
+use super::Timeline;
+use crate::core::trace::{InstrKind, Pipe};
+use crate::error::SourceLoc;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Pipes reported, in this order.
+const PIPES: [Pipe; 7] = [
+    Pipe::MTE2,
+    Pipe::V,
+    Pipe::MTE3,
+    Pipe::S,
+    Pipe::MTE1,
+    Pipe::M,
+    Pipe::FIX,
+];
+
+/// Cycles in which both `a` and `b` are busy on a core, and cycles `b` is busy.
+fn overlap(c: &super::CoreTimeline, a: Pipe, b: Pipe) -> (u64, u64) {
+    let iv = |p: Pipe| {
+        c.slices
+            .iter()
+            .filter(move |s| s.pipe == p && s.kind == InstrKind::Op)
+            .map(|s| (s.start, s.busy_end))
+    };
+    let ub = union(iv(b));
+    let both = union(iv(a)) + ub;
+    let either = union(iv(a).chain(iv(b)));
+    (both - either, ub)
+}
+
+pub(super) fn render(t: &Timeline, top: usize) -> String {
+    let mut out = String::new();
+    let total = t.total_cycles();
+    let slowest = t.cores.iter().max_by_key(|c| c.total);
+    let _ = write!(
+        out,
+        "timing estimate ({} model, {} GHz): {} core(s), {} cycles = {:.3} µs",
+        t.profile.soc,
+        t.table.clock_ghz,
+        t.cores.len(),
+        total,
+        t.micros()
+    );
+    if let Some(c) = slowest.filter(|_| t.cores.len() > 1) {
+        let _ = write!(out, " (slowest core {})", c.core);
+    }
+    // Utilisation: busy cycles over the sum of the cores' totals.
+    let span: u64 = t.cores.iter().map(|c| c.total).sum::<u64>().max(1);
+    let util: Vec<String> = PIPES
+        .iter()
+        .filter_map(|p| {
+            let b: u64 = t.cores.iter().map(|c| c.busy[*p as usize]).sum();
+            (b > 0).then(|| {
+                format!(
+                    "{} {:.1}%",
+                    p.c_name().trim_start_matches("PIPE_"),
+                    100.0 * b as f64 / span as f64
+                )
+            })
+        })
+        .collect();
+    let _ = write!(out, "\n  pipe utilisation: {}", util.join(", "));
+    let (both, v): (u64, u64) = t
+        .cores
+        .iter()
+        .map(|c| overlap(c, Pipe::MTE2, Pipe::V))
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if v > 0 {
+        let pct = 100.0 * both as f64 / v as f64;
+        let _ = write!(
+            out,
+            "\n  double buffering: MTE2 overlaps V for {pct:.0}% of V's busy cycles{}",
+            if pct < 5.0 {
+                " — no overlap: loads and compute are serialised (two buffers per queue, InitBuffer(que, 2, len), would let them overlap)"
+            } else {
+                ""
+            }
+        );
+    }
+    // Stalls by call site and event.
+    let mut stalls: HashMap<(String, SourceLoc), (u64, u64)> = HashMap::new();
+    for c in &t.cores {
+        for s in &c.stalls {
+            let sl = &c.slices[s.slice];
+            let what = match sl.kind {
+                InstrKind::WaitFlag(e, id) => format!("{} WaitFlag<{e:?}>({id})", sl.api),
+                InstrKind::Barrier => format!("{}<{}>", sl.api, sl.pipe.c_name()),
+                _ => sl.api.to_string(),
+            };
+            let e = stalls.entry((what, sl.location)).or_default();
+            e.0 += s.cycles;
+            e.1 += 1;
+        }
+    }
+    let mut stalls: Vec<_> = stalls.into_iter().collect();
+    stalls.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0 .1.line.cmp(&b.0 .1.line)));
+    if !stalls.is_empty() {
+        let _ = write!(
+            out,
+            "\n  top stalls (cycles a pipe waited, over all cores):"
+        );
+        for (i, ((what, loc), (cycles, n))) in stalls.iter().take(top).enumerate() {
+            let _ = write!(
+                out,
+                "\n    {}. {what} at {loc}: {cycles} cycles over {n} wait(s)",
+                i + 1
+            );
+        }
+    }
+    if !t.hotspots.is_empty() {
+        let _ = write!(out, "\n  top UB bank conflicts:");
+        for (i, h) in t.hotspots.iter().take(top).enumerate() {
+            let _ = write!(
+                out,
+                "\n    {}. {} at {}: +{} cycles over {} instruction(s); worst {} cycles, {} without conflicts",
+                i + 1,
+                h.api,
+                h.location,
+                h.extra,
+                h.count,
+                h.cycles,
+                h.ideal
+            );
+            match &h.what_if {
+                Some(w) => {
+                    let _ = write!(
+                        out,
+                        "\n       what if: {} {} → {} cycles",
+                        w.operand, w.change, w.cycles
+                    );
+                }
+                None => {
+                    let _ = write!(out, "\n       what if: no single-operand move helps");
+                }
+            }
+        }
+    }
+    out
+}
