@@ -45,6 +45,14 @@ pub mod numeric;
 pub mod position;
 
 pub use api::context::running_block;
+pub use api::cube::fixpipe::{
+    fixpipe, FixpipeConfig, FixpipeParamsM300, FixpipeParamsV220, QuantMode, CFG_NZ, CFG_ROW_MAJOR,
+};
+pub use api::cube::load::{
+    load_data, load_data_with_transpose, LoadData2DParams, LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+};
+pub use api::cube::mmad::{mmad, MmadParams};
 pub use api::data_copy::enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};
 pub use api::data_copy::nz::{Nd2NzParams, Nz2NdParamsFull};
 pub use api::data_copy::pad::{
@@ -126,6 +134,11 @@ pub mod prelude {
     pub use crate::api::vec::reduce::*;
     pub use crate::api::vec::scalar::*;
     pub use crate::api::vec::unary::*;
+    pub use crate::{
+        fixpipe, load_data, load_data_with_transpose, mmad, FixpipeParamsM300, FixpipeParamsV220,
+        LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, QuantMode,
+        CFG_NZ, CFG_ROW_MAJOR,
+    };
     pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, get_sub_block_idx,
         get_task_ratio, pipe_barrier, set_flag, set_pad_value, wait_flag, BinaryRepeatParams,

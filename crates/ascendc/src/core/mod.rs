@@ -1,6 +1,7 @@
 //! The simulated AI core: memories, DMA engine, vector unit, pipes and the instruction record.
 //! The Ascend C API layer (`crate::api`) lowers every call onto this.
 
+pub mod cube;
 pub mod dma;
 pub mod memory;
 pub mod trace;
@@ -122,6 +123,8 @@ pub struct Core {
     pub sys_workspace: Option<crate::gm::GmAddr>,
     /// Cross-core state: GM atomic mode and the ordering record of the race check.
     pub sync: crate::multicore::CoreSync,
+    /// Cube-unit state (L0C unit flags).
+    pub cube: cube::CubeState,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -170,6 +173,7 @@ impl Core {
             pad_register: None,
             sys_workspace: None,
             sync: Default::default(),
+            cube: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],
