@@ -135,11 +135,6 @@ pub mod prelude {
     pub use crate::api::vec::scalar::*;
     pub use crate::api::vec::unary::*;
     pub use crate::{
-        fixpipe, load_data, load_data_with_transpose, mmad, FixpipeParamsM300, FixpipeParamsV220,
-        LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, QuantMode,
-        CFG_NZ, CFG_ROW_MAJOR,
-    };
-    pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, get_sub_block_idx,
         get_task_ratio, pipe_barrier, set_flag, set_pad_value, wait_flag, BinaryRepeatParams,
         BlockMode, Count, DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams,
@@ -148,5 +143,10 @@ pub mod prelude {
         PadMode, Pipe, QuePosition, Result, RoundMode, ShapeInfo, SliceInfo, TBuf, TPipe,
         TPosition, TQue, TQueBind, UnaryRepeatParams, KEEP_MASK, K_MAX_DIM, MASK_PLACEHOLDER,
         PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
+    };
+    pub use crate::{
+        fixpipe, load_data, load_data_with_transpose, mmad, FixpipeParamsM300, FixpipeParamsV220,
+        LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, QuantMode,
+        CFG_NZ, CFG_ROW_MAJOR,
     };
 }

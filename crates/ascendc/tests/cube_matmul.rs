@@ -4,8 +4,8 @@
 
 mod common;
 use ascendc::api::cube::layout::nd_to_nz;
-use ascendc::prelude::*;
 use ascendc::core::trace::InstrKind;
+use ascendc::prelude::*;
 use ascendc::{Category, LaunchReport};
 use common::*;
 
@@ -49,7 +49,9 @@ fn ref_i8(a: &[i8], b: &[i8], m: usize, n: usize, k: usize) -> Vec<i32> {
     let mut c = vec![0i32; m * n];
     for i in 0..m {
         for j in 0..n {
-            c[i * n + j] = (0..k).map(|kk| a[i * k + kk] as i32 * b[kk * n + j] as i32).sum();
+            c[i * n + j] = (0..k)
+                .map(|kk| a[i * k + kk] as i32 * b[kk * n + j] as i32)
+                .sum();
         }
     }
     c
@@ -136,7 +138,13 @@ fn matmul_tile<T: Element, C: Element>(
     let a2 = qa2.deque::<T>()?;
     let b2 = qb2.deque::<T>()?;
     let co1 = qc.alloc_tensor::<C>()?;
-    mmad(&co1, &a2, &b2, (), MmadParams::new(tm as u16, tn as u16, k as u16, false))?;
+    mmad(
+        &co1,
+        &a2,
+        &b2,
+        (),
+        MmadParams::new(tm as u16, tn as u16, k as u16, false),
+    )?;
     qc.enque(&co1)?;
     qa2.free_tensor(&a2)?;
     qb2.free_tensor(&b2)?;
@@ -188,7 +196,13 @@ fn fp16_32x32x32_matches_the_model_bit_for_bit() {
     let (m, n, k) = (32, 32, 32);
     let a = halves(m * k, 1);
     let b = halves(k * n, 2);
-    let t = Tile { m: 32, n: 32, k: 32, tm: 32, tn: 32 };
+    let t = Tile {
+        m: 32,
+        n: 32,
+        k: 32,
+        tm: 32,
+        tn: 32,
+    };
     let (c, report) = run_matmul::<f16, f32>(t, &a, &b);
     let want = ref_f16(&a, &b, m, n, k);
     assert_eq!(bits(&c), bits(&want));
@@ -210,7 +224,13 @@ fn fp16_tiled_256x256x64_on_four_cube_cores() {
     let (m, n, k) = (256, 256, 64);
     let a = halves(m * k, 3);
     let b = halves(k * n, 4);
-    let t = Tile { m: 256, n: 256, k: 64, tm: 128, tn: 128 };
+    let t = Tile {
+        m: 256,
+        n: 256,
+        k: 64,
+        tm: 128,
+        tn: 128,
+    };
     let (c, report) = run_matmul::<f16, f32>(t, &a, &b);
     assert_eq!(bits(&c), bits(&ref_f16(&a, &b, m, n, k)));
     assert_eq!(ops(&report, "Mmad"), vec![Pipe::M; 4]);
@@ -221,7 +241,13 @@ fn int8_32x32x32_is_exact() {
     let (m, n, k) = (32, 32, 32);
     let a = int8s(m * k, 5);
     let b = int8s(k * n, 6);
-    let t = Tile { m: 32, n: 32, k: 32, tm: 32, tn: 32 };
+    let t = Tile {
+        m: 32,
+        n: 32,
+        k: 32,
+        tm: 32,
+        tn: 32,
+    };
     let (c, _) = run_matmul::<i8, i32>(t, &a, &b);
     assert_eq!(c, ref_i8(&a, &b, m, n, k));
 }
@@ -231,7 +257,13 @@ fn int8_tiled_256x256x64_is_exact() {
     let (m, n, k) = (256, 256, 64);
     let a = int8s(m * k, 7);
     let b = int8s(k * n, 8);
-    let t = Tile { m: 256, n: 256, k: 64, tm: 128, tn: 128 };
+    let t = Tile {
+        m: 256,
+        n: 256,
+        k: 64,
+        tm: 128,
+        tn: 128,
+    };
     let (c, _) = run_matmul::<i8, i32>(t, &a, &b);
     assert_eq!(c, ref_i8(&a, &b, m, n, k));
 }

@@ -194,7 +194,16 @@ pub fn fixpipe<D: Element, S: Element, P: FixpipeArgs>(
     let loc = SourceLoc::caller();
     with_core(API, loc, |core| {
         let target = dst.target()?;
-        run::<D, S>(core, loc, target, src, workspace, P::FORM, params.fields(), config)
+        run::<D, S>(
+            core,
+            loc,
+            target,
+            src,
+            workspace,
+            P::FORM,
+            params.fields(),
+            config,
+        )
     })
 }
 
@@ -381,10 +390,20 @@ fn run<D: Element, S: Element>(
     }
     let m_max = if nd { 8192 } else { 65535 };
     if p.m_size as u32 > m_max {
-        return Err(SimError::range(API, "mSize", p.m_size, format!("[0, {m_max}]")));
+        return Err(SimError::range(
+            API,
+            "mSize",
+            p.m_size,
+            format!("[0, {m_max}]"),
+        ));
     }
     if p.src_nd_stride > 512 {
-        return Err(SimError::range(API, "srcNdStride", p.src_nd_stride, "[0, 512]"));
+        return Err(SimError::range(
+            API,
+            "srcNdStride",
+            p.src_nd_stride,
+            "[0, 512]",
+        ));
     }
     if p.nd_num == 0 {
         core.diag(
@@ -410,12 +429,24 @@ fn run<D: Element, S: Element>(
         + (cols16 - 1) * p.src_stride as u64 * row
         + (m - 1) * row
         + row;
-    operand(core, API, "source", src, Hardware::L0C, "CO1", 64, src_extent)?;
+    operand(
+        core,
+        API,
+        "source",
+        src,
+        Hardware::L0C,
+        "CO1",
+        64,
+        src_extent,
+    )?;
     if S::SIZE != 4 {
         return Err(SimError::new(
             Category::Type,
             API,
-            format!("the source must be float or int32_t in L0C, not {}", S::DTYPE),
+            format!(
+                "the source must be float or int32_t in L0C, not {}",
+                S::DTYPE
+            ),
         ));
     }
     // Quantisation words.
@@ -430,12 +461,23 @@ fn run<D: Element, S: Element>(
                 ),
             ));
         };
-        operand(core, API, "cbufWorkspace", ws, Hardware::L1, "C1", 32, n * 8)?;
+        operand(
+            core,
+            API,
+            "cbufWorkspace",
+            ws,
+            Hardware::L1,
+            "C1",
+            32,
+            n * 8,
+        )?;
         let mem = core.mem.bytes(Hardware::L1);
         (0..n as usize)
             .map(|c| {
                 let at = ws.addr as usize + 8 * c;
-                Word::decode(u64::from_le_bytes(mem[at..at + 8].try_into().expect("8 bytes")))
+                Word::decode(u64::from_le_bytes(
+                    mem[at..at + 8].try_into().expect("8 bytes"),
+                ))
             })
             .collect()
     } else {
@@ -478,7 +520,13 @@ fn run<D: Element, S: Element>(
     let (space, dbase) = match &target {
         FixpipeTarget::Gm(g) => {
             if !nd && g.offset() % 32 != 0 {
-                return Err(SimError::align(API, "destination (NZ)", g.offset() as u64, 32, "GM"));
+                return Err(SimError::align(
+                    API,
+                    "destination (NZ)",
+                    g.offset() as u64,
+                    32,
+                    "GM",
+                ));
             }
             if core.sync.atomic.op.is_some() {
                 return Err(SimError::new(
@@ -499,7 +547,13 @@ fn run<D: Element, S: Element>(
                 ));
             }
             if addr % 32 != 0 {
-                return Err(SimError::align(API, "destination", *addr as u64, 32, Hardware::L1));
+                return Err(SimError::align(
+                    API,
+                    "destination",
+                    *addr as u64,
+                    32,
+                    Hardware::L1,
+                ));
             }
             if dst_extent > *len as u64 {
                 return Err(SimError::new(
@@ -519,7 +573,8 @@ fn run<D: Element, S: Element>(
         let sm = s0 + mat * p.src_nd_stride as u64 * row;
         for r in 0..m {
             for c in 0..n {
-                let at = (sm + (c / 16) * p.src_stride as u64 * row + r * row + (c % 16) * 4) as usize;
+                let at =
+                    (sm + (c / 16) * p.src_stride as u64 * row + r * row + (c % 16) * 4) as usize;
                 let x = u32::from_le_bytes(l0c[at..at + 4].try_into().expect("4 bytes"));
                 let mut b = [0u8; 4];
                 convert(
@@ -557,7 +612,12 @@ fn run<D: Element, S: Element>(
         Access::contiguous(true, space, dbase, dst_extent),
     ];
     if let (true, Some(ws)) = (p.quant_pre.vector(), workspace) {
-        acc.push(Access::contiguous(false, Space::Local(Hardware::L1), ws.addr as u64, n * 8));
+        acc.push(Access::contiguous(
+            false,
+            Space::Local(Hardware::L1),
+            ws.addr as u64,
+            n * 8,
+        ));
     }
     core.issue(Pipe::FIX, API, loc, &acc);
     Ok(())

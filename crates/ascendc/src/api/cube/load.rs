@@ -216,7 +216,16 @@ impl LoadDataArgs for LoadData2DParams {
             let n = self.repeat_times as u64;
             let last_src = self.start_index as u64 + (n - 1) * self.src_stride as u64;
             let dst_step = (1 + self.dst_gap as u64) * f;
-            operand(core, API, "source", src, Hardware::L1, "A1/B1", 32, (last_src + 1) * f)?;
+            operand(
+                core,
+                API,
+                "source",
+                src,
+                Hardware::L1,
+                "A1/B1",
+                32,
+                (last_src + 1) * f,
+            )?;
             operand(
                 core,
                 API,
@@ -345,14 +354,32 @@ pub fn load_data_with_transpose<T: Element>(
         let dst_step = (1 + params.dst_gap as u64) * f;
         let frac_step = (1 + params.dst_frac_gap as u64) * f;
         let dst_extent = (n - 1) * dst_step + (fractals - 1) * frac_step + f;
-        operand(core, API_T, "source", src, Hardware::L1, "A1/B1", 32, (last + 1) * square)?;
-        operand(core, API_T, "destination", dst, hw, "A2/B2", 512, dst_extent)?;
+        operand(
+            core,
+            API_T,
+            "source",
+            src,
+            Hardware::L1,
+            "A1/B1",
+            32,
+            (last + 1) * square,
+        )?;
+        operand(
+            core,
+            API_T,
+            "destination",
+            dst,
+            hw,
+            "A2/B2",
+            512,
+            dst_extent,
+        )?;
         let (s0, d0) = (src.addr as u64, dst.addr as u64);
         let mut sq = vec![0u8; square as usize];
         let mut out = vec![0u8; square as usize];
         for i in 0..n {
-            let s = (s0 + (params.start_index as u64 + i * params.src_stride as u64) * square)
-                as usize;
+            let s =
+                (s0 + (params.start_index as u64 + i * params.src_stride as u64) * square) as usize;
             sq.copy_from_slice(&core.mem.bytes(Hardware::L1)[s..s + square as usize]);
             // Element (r, c) of destination fractal j, from the source square.
             match es {
@@ -382,7 +409,8 @@ pub fn load_data_with_transpose<T: Element>(
                             for t in 0..8 {
                                 let from = (r / 8) * 128 + (8 * j + t) * 8 + r % 8;
                                 let to = j * 128 + r * 8 + t;
-                                out[to * 4..to * 4 + 4].copy_from_slice(&sq[from * 4..from * 4 + 4]);
+                                out[to * 4..to * 4 + 4]
+                                    .copy_from_slice(&sq[from * 4..from * 4 + 4]);
                             }
                         }
                     }

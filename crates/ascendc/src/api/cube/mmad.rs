@@ -113,7 +113,9 @@ pub fn mmad<D: Element, U: Element, S: Element>(
     params: MmadParams,
 ) -> Result<()> {
     let loc = SourceLoc::caller();
-    with_core(API, loc, |core| run(core, loc, dst, fm, filter, bias.parts(), params))
+    with_core(API, loc, |core| {
+        run(core, loc, dst, fm, filter, bias.parts(), params)
+    })
 }
 
 type BiasParts = Option<(DType, Hardware, u32, u32, crate::position::TPosition)>;
@@ -193,13 +195,39 @@ fn run<D: Element, U: Element, S: Element>(
     };
     let (m1, n1) = (m.div_ceil(16), n.div_ceil(16));
     let gemv = m == 1;
-    let a_need = if gemv { k1 * 512 } else { m1 * k1 * 512 } as u64;
+    let a_need = if gemv {
+        (k * U::SIZE).div_ceil(32) * 32
+    } else {
+        m1 * k1 * 512
+    } as u64;
     let b_need = (k1 * n1 * 512) as u64;
     let c_need = (n1 * m1 * 256 * D::SIZE) as u64;
     operand(core, API, "fm (A)", fm, Hardware::L0A, "A2", 512, a_need)?;
-    operand(core, API, "filter (B)", filter, Hardware::L0B, "B2", 512, b_need)?;
-    operand(core, API, "dst (C)", dst, Hardware::L0C, "CO1", 1024, c_need)?;
-    let want_bias = if D::DTYPE == DType::Float { DType::Float } else { DType::Int32 };
+    operand(
+        core,
+        API,
+        "filter (B)",
+        filter,
+        Hardware::L0B,
+        "B2",
+        512,
+        b_need,
+    )?;
+    operand(
+        core,
+        API,
+        "dst (C)",
+        dst,
+        Hardware::L0C,
+        "CO1",
+        1024,
+        c_need,
+    )?;
+    let want_bias = if D::DTYPE == DType::Float {
+        DType::Float
+    } else {
+        DType::Int32
+    };
     let bias_at = match bias {
         None => None,
         Some((bt, hw, addr, len, pos)) => {
@@ -207,7 +235,10 @@ fn run<D: Element, U: Element, S: Element>(
                 return Err(SimError::new(
                     Category::Type,
                     API,
-                    format!("the bias of a {} result must be {want_bias}, not {bt}", D::DTYPE),
+                    format!(
+                        "the bias of a {} result must be {want_bias}, not {bt}",
+                        D::DTYPE
+                    ),
                 ));
             }
             if hw != Hardware::BIAS {
@@ -218,13 +249,22 @@ fn run<D: Element, U: Element, S: Element>(
                 ));
             }
             if addr % 64 != 0 {
-                return Err(SimError::align(API, "bias", addr as u64, 64, Hardware::BIAS));
+                return Err(SimError::align(
+                    API,
+                    "bias",
+                    addr as u64,
+                    64,
+                    Hardware::BIAS,
+                ));
             }
             if ((n * 4) as u64) > len as u64 {
                 return Err(SimError::new(
                     Category::Size,
                     API,
-                    format!("the bias must hold n = {n} values ({} bytes), it has {len}", n * 4),
+                    format!(
+                        "the bias must hold n = {n} values ({} bytes), it has {len}",
+                        n * 4
+                    ),
                 ));
             }
             Some(addr as usize)
@@ -265,10 +305,16 @@ fn run<D: Element, U: Element, S: Element>(
     let b_at = |kk: usize, j: usize| {
         bb + ((kk / k0) * n1 + j / 16) * 512 + ((j % 16) * k0 + kk % k0) * S::SIZE
     };
-    let c_at = |i: usize, j: usize| cb + ((j / 16) * m1 + i / 16) * 256 * D::SIZE + ((i % 16) * 16 + j % 16) * D::SIZE;
+    let c_at = |i: usize, j: usize| {
+        cb + ((j / 16) * m1 + i / 16) * 256 * D::SIZE + ((i % 16) * 16 + j % 16) * D::SIZE
+    };
     // Gather A and B once.
-    let a: Vec<f64> = (0..m * k).map(|x| read::<U>(a_mem, a_at(x / k, x % k))).collect();
-    let b: Vec<f64> = (0..k * n).map(|x| read::<S>(b_mem, b_at(x / n, x % n))).collect();
+    let a: Vec<f64> = (0..m * k)
+        .map(|x| read::<U>(a_mem, a_at(x / k, x % k)))
+        .collect();
+    let b: Vec<f64> = (0..k * n)
+        .map(|x| read::<S>(b_mem, b_at(x / n, x % n)))
+        .collect();
     let integer = D::DTYPE != DType::Float && D::DTYPE != DType::Half;
     let sat = core.options.fp16_saturation;
     let mut out: Vec<(usize, [u8; 4])> = Vec::with_capacity(m * n);
