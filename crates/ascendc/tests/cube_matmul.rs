@@ -6,7 +6,7 @@ mod common;
 use ascendc::api::cube::layout::nd_to_nz;
 use ascendc::core::trace::InstrKind;
 use ascendc::prelude::*;
-use ascendc::{Category, LaunchReport};
+use ascendc::LaunchReport;
 use common::*;
 
 /// Deterministic small values: halves with few mantissa bits, int8 over the full range.
@@ -287,18 +287,4 @@ fn l1_layout_is_the_host_nz_helper() {
         q.free_tensor(&t)
     });
     assert_eq!(out.get(), nd_to_nz(&a, 32, 48, 16, 16));
-}
-
-#[test]
-fn mmad_in_a_vector_only_launch_is_refused() {
-    let e = Launch::new(1)
-        .kernel_mode(KernelMode::Aiv)
-        .run(|| {
-            let mut pipe = TPipe::new();
-            let mut q: TQue<QuePosition::CO1, 1> = TQue::new();
-            pipe.init_buffer(&mut q, 1, 1024)?;
-            Ok(())
-        })
-        .expect_err("AIV cores have no L0C");
-    assert_eq!(e.errors[0].category, Category::Position);
 }

@@ -607,10 +607,40 @@ fn run<D: Element, S: Element>(
     if p.unit_flag == 3 {
         core.cube.set_flags(s0, s0 + src_extent, false);
     }
-    let mut acc = vec![
-        Access::contiguous(false, Space::Local(Hardware::L0C), s0, src_extent),
-        Access::contiguous(true, space, dbase, dst_extent),
-    ];
+    let read = Access {
+        write: false,
+        space: Space::Local(Hardware::L0C),
+        base: s0,
+        len: (m * row) as u32,
+        blocks: cols16 as u32,
+        block_stride: p.src_stride as u64 * row,
+        repeats: nd_num as u32,
+        repeat_stride: p.src_nd_stride as u64 * row,
+    };
+    let write = if nd {
+        Access {
+            write: true,
+            space,
+            base: dbase,
+            len: (n * ed) as u32,
+            blocks: m as u32,
+            block_stride: p.dst_stride as u64 * ed,
+            repeats: nd_num as u32,
+            repeat_stride: p.dst_nd_stride as u64 * ed,
+        }
+    } else {
+        Access {
+            write: true,
+            space,
+            base: dbase,
+            len: (m * group * ed) as u32,
+            blocks: (n / group) as u32,
+            block_stride: p.dst_stride as u64 * 32,
+            repeats: 1,
+            repeat_stride: 0,
+        }
+    };
+    let mut acc = vec![read, write];
     if let (true, Some(ws)) = (p.quant_pre.vector(), workspace) {
         acc.push(Access::contiguous(
             false,
