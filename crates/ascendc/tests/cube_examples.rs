@@ -477,11 +477,12 @@ fn fixpipe_quantisation_and_relu() {
         fixpipe(&gt, &c, Some(&w), p, CFG_ROW_MAJOR)
     });
     let q = g8.to_vec::<i8>();
-    for i in 0..256usize {
+    assert_eq!(q.len(), 256);
+    for (i, got) in q.iter().enumerate() {
         let (x, col) = (i as f32 - 100.0, (i % 16) as f32);
         let want =
             ((x * (0.5 + col)).clamp(-256.0, 255.0).round_ties_even() as i32 + 3).clamp(-128, 127);
-        assert_eq!(q[i] as i32, want, "element {i}");
+        assert_eq!(*got as i32, want, "element {i}");
     }
 }
 

@@ -376,7 +376,7 @@ fn run<D: Element, S: Element>(
         ));
     }
     let group: u16 = if split { 8 } else { 16 };
-    if p.n_size > 4095 || (!nd && p.n_size % group != 0) {
+    if p.n_size > 4095 || (!nd && !p.n_size.is_multiple_of(group)) {
         return Err(SimError::range(
             API,
             "nSize",

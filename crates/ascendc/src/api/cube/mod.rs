@@ -38,7 +38,7 @@ pub(crate) fn operand<T: Element>(
             ),
         ));
     }
-    if t.addr % align != 0 {
+    if !t.addr.is_multiple_of(align) {
         return Err(SimError::align(api, role, t.addr as u64, align, hw));
     }
     if need > t.len as u64 {
