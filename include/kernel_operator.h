@@ -20,3 +20,4 @@
 #include "ascendc/debug.h"
 #include "ascendc/workspace.h"
 #include "ascendc/local_alloc.h"
+#include "ascendc/cube.h"

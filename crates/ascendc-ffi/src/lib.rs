@@ -13,6 +13,7 @@ pub mod abi;
 pub mod acl;
 pub mod copy;
 pub mod copy_pad;
+pub mod cube;
 pub mod debug;
 pub mod fault;
 pub mod gm;

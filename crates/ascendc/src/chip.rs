@@ -341,6 +341,19 @@ pub static ASCEND310B: ChipProfile = ChipProfile {
     workspace_bytes: 16 * 1024 * KB,
 };
 
+/// The memories of a cube core (AIC) of a separated product (A2/A3): no Unified Buffer.
+pub const AIC_BUFFERS: [Hardware; 6] = [
+    Hardware::L1,
+    Hardware::L0A,
+    Hardware::L0B,
+    Hardware::L0C,
+    Hardware::BIAS,
+    Hardware::FIXBUF,
+];
+/// The memories a vector core (AIV) of a separated product uses in a mixed launch: the Unified
+/// Buffer, and L1 for the TSCM paths; no L0A/L0B/L0C, BiasTable or Fixpipe buffer.
+pub const AIV_BUFFERS: [Hardware; 2] = [Hardware::UB, Hardware::L1];
+
 impl ChipProfile {
     /// Every profile, training 910 first.
     pub fn all() -> [&'static ChipProfile; 5] {

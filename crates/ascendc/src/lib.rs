@@ -46,6 +46,14 @@ pub mod position;
 pub mod timing;
 
 pub use api::context::running_block;
+pub use api::cube::fixpipe::{
+    fixpipe, FixpipeConfig, FixpipeParamsM300, FixpipeParamsV220, QuantMode, CFG_NZ, CFG_ROW_MAJOR,
+};
+pub use api::cube::load::{
+    load_data, load_data_with_transpose, LoadData2DParams, LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+};
+pub use api::cube::mmad::{mmad, MmadParams};
 pub use api::data_copy::enhanced::{BlockMode, DataCopyEnhancedParams, DeqScale, PadMode};
 pub use api::data_copy::nz::{Nd2NzParams, Nz2NdParamsFull};
 pub use api::data_copy::pad::{
@@ -136,5 +144,10 @@ pub mod prelude {
         PadMode, Pipe, QuePosition, Result, RoundMode, ShapeInfo, SliceInfo, TBuf, TPipe,
         TPosition, TQue, TQueBind, UnaryRepeatParams, KEEP_MASK, K_MAX_DIM, MASK_PLACEHOLDER,
         PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
+    };
+    pub use crate::{
+        fixpipe, load_data, load_data_with_transpose, mmad, FixpipeParamsM300, FixpipeParamsV220,
+        LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, QuantMode,
+        CFG_NZ, CFG_ROW_MAJOR,
     };
 }

@@ -39,6 +39,7 @@ fn place<T: Element>(
                 format!("position {pos:?} has no on-chip buffer on {}", core.profile),
             )
         })?;
+    core.check_buffer(api, hw)?;
     if let Some(w) = want {
         if w != hw {
             return Err(SimError::new(

@@ -1,6 +1,7 @@
 //! The Ascend C API layer: the kernel-facing types and functions, lowered onto `crate::core`.
 
 pub(crate) mod context;
+pub mod cube;
 pub mod data_copy;
 pub mod debug;
 pub mod local_alloc;

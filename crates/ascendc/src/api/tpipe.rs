@@ -141,6 +141,7 @@ impl TPipe {
                 ));
             }
             let hw = q.resolve(core, API)?;
+            core.check_buffer(API, hw)?;
             let pool = core.profile.size_of(hw);
             for &(addr, len) in buffers {
                 if addr as u64 + len as u64 > pool as u64 {
@@ -232,6 +233,7 @@ impl TPipe {
     }
 
     fn alloc(&mut self, core: &Core, api: &'static str, hw: Hardware, bytes: u32) -> Result<u32> {
+        core.check_buffer(api, hw)?;
         let i = hw.local_index().expect("local buffer");
         let pool = core.profile.size_of(hw);
         let start = self.cursors[i];

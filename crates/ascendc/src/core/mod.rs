@@ -1,6 +1,7 @@
 //! The simulated AI core: memories, DMA engine, vector unit, pipes and the instruction record.
 //! The Ascend C API layer (`crate::api`) lowers every call onto this.
 
+pub mod cube;
 pub mod dma;
 pub mod lifetime;
 pub mod memory;
@@ -9,6 +10,7 @@ pub mod vector;
 
 use crate::chip::ChipProfile;
 use crate::error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
+use crate::position::Hardware;
 use memory::LocalMemory;
 use trace::{Access, HardEvent, InstrKind, Pipe, Trace};
 use vector::VectorState;
@@ -125,6 +127,8 @@ pub struct Core {
     pub sync: crate::multicore::CoreSync,
     /// Which allocation of each queue buffer is live (use-after-FreeTensor check).
     pub lives: lifetime::BufferLives,
+    /// Cube-unit state (L0C unit flags).
+    pub cube: cube::CubeState,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -176,6 +180,7 @@ impl Core {
             sys_workspace: None,
             sync: Default::default(),
             lives: Default::default(),
+            cube: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],
@@ -371,6 +376,37 @@ impl Core {
         }
         self.events[event as usize] &= !(1 << id);
         Ok(())
+    }
+
+    /// Fails when this core has no `hw`: a cube core (AIC) has no Unified Buffer, and a vector
+    /// core (AIV) of a mixed launch has no L0A/L0B/L0C, BiasTable or Fixpipe buffer
+    /// ([`crate::chip::AIC_BUFFERS`], [`crate::chip::AIV_BUFFERS`]). A vector-only launch (the
+    /// default mode) and the coupled AI Cores keep every memory.
+    pub fn check_buffer(&self, api: &'static str, hw: Hardware) -> Result<()> {
+        let (has, list): (bool, &[Hardware]) = match self.id.kind {
+            CoreKind::AiCore => (true, &[]),
+            CoreKind::Aic => (
+                crate::chip::AIC_BUFFERS.contains(&hw),
+                &crate::chip::AIC_BUFFERS,
+            ),
+            CoreKind::Aiv => (
+                !self.sync.mixed || crate::chip::AIV_BUFFERS.contains(&hw),
+                &crate::chip::AIV_BUFFERS,
+            ),
+        };
+        if has {
+            return Ok(());
+        }
+        let names: Vec<String> = list.iter().map(|h| h.to_string()).collect();
+        Err(SimError::new(
+            Category::Position,
+            api,
+            format!(
+                "{} has no {hw}: its memories are {} (use ASCEND_IS_AIC / ASCEND_IS_AIV to keep cube and vector code on their cores)",
+                self.id,
+                names.join(", ")
+            ),
+        ))
     }
 
     /// Marks a TPipe as constructed; fails when one is already alive.

@@ -1,0 +1,654 @@
+//! `Fixpipe`: L0C (CO1) → GM or L1 on PIPE_FIX with NZ → ND (or NZ → NZ), on-the-fly
+//! quantisation and ReLU. `FixpipeParamsV220` on Atlas A2/A3, `FixpipeParamsM300` on Atlas
+//! 200I/500 A2 (L0C → GM only); Atlas training and 310P have no Fixpipe (their L0C results
+//! leave through `DataCopy` CO1 → CO2 with `DataCopyEnhancedParams`).
+//!
+//! Quantisation words (`deqScalar`, or one `uint64_t` per column in the L1 workspace of the
+//! vector modes): bits 0–31 a float multiplier of which the hardware keeps sign, exponent and
+//! the top 10 mantissa bits (bits 13–31); bits 32–35 `N − 1`; bit 36 MCB (shift the int32 right
+//! by `N` and saturate to int16 first); bits 37–45 a signed 9-bit offset (int8 modes); bit 46
+//! signed (int8) or unsigned (uint8) result. The value is multiplied in fp32 (by 0 instead for
+//! negative values under ReLU), clamped to [−256, 255] and rounded to nearest even, offset and
+//! saturated (int8 modes), or rounded to half (DEQF16).
+
+use super::support::{cube_facts, FixpipeForm};
+use super::{operand, require};
+use crate::api::context::with_core;
+use crate::api::tensor::{GlobalTensor, LocalTensor};
+use crate::core::trace::{Access, Pipe, Space};
+use crate::core::Core;
+use crate::dtype::{bf16, f16, DType, Element};
+use crate::error::{Category, Result, Severity, SimError, SourceLoc};
+use crate::gm::GmAddr;
+use crate::position::Hardware;
+
+const API: &str = "Fixpipe";
+
+/// `QuantMode_t`: the conversion on the way out of L0C.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuantMode {
+    /// Same type out (float → float, int32 → int32).
+    #[default]
+    NoQuant,
+    /// float → half, round to nearest even.
+    F322F16,
+    /// float → bfloat16, round to nearest even.
+    F322BF16,
+    /// int32 → half with the scalar word `deqScalar`.
+    DEQF16,
+    /// int32 → half with one word per column.
+    VDEQF16,
+    /// float → int8/uint8 with the scalar word.
+    QF322B8_PRE,
+    /// float → int8/uint8 with one word per column.
+    VQF322B8_PRE,
+    /// int32 → int8/uint8 with the scalar word.
+    REQ8,
+    /// int32 → int8/uint8 with one word per column.
+    VREQ8,
+}
+
+impl QuantMode {
+    fn vector(self) -> bool {
+        matches!(
+            self,
+            QuantMode::VDEQF16 | QuantMode::VQF322B8_PRE | QuantMode::VREQ8
+        )
+    }
+}
+
+/// The output layout (`FixpipeConfig`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixpipeConfig {
+    /// NZ → ND (`CFG_ROW_MAJOR`, the default).
+    RowMajor,
+    /// NZ → NZ (`CFG_NZ`).
+    Nz,
+}
+
+/// `CFG_ROW_MAJOR`: NZ → ND.
+pub const CFG_ROW_MAJOR: FixpipeConfig = FixpipeConfig::RowMajor;
+/// `CFG_NZ`: NZ → NZ.
+pub const CFG_NZ: FixpipeConfig = FixpipeConfig::Nz;
+
+macro_rules! fixpipe_params {
+    ($(#[$doc:meta])* $name:ident, $form:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        pub struct $name {
+            /// Columns (N) moved, [0, 4095] (0: no-op); NZ → NZ: a multiple of 16 (8 with
+            /// channel split). NZ → ND writes exactly `nSize` columns per row.
+            pub n_size: u16,
+            /// Rows (M) moved, [0, 8192] with NZ → ND, [0, 65535] with NZ → NZ (0: no-op).
+            pub m_size: u16,
+            /// Distance between the 16-column fractal columns of the source, in rows of 16
+            /// elements (`C0_Size` = 64 bytes): `mSize` rounded up to 16.
+            pub src_stride: u16,
+            /// NZ → ND: elements per destination row. NZ → NZ: distance between destination
+            /// column groups, in 32-byte blocks. Not 0.
+            pub dst_stride: u32,
+            /// Conversion.
+            pub quant_pre: QuantMode,
+            /// Scalar quantisation word (DEQF16, QF322B8_PRE, REQ8).
+            pub deq_scalar: u64,
+            /// Source matrices (NZ → ND), [0, 65535] (0: no-op with a warning).
+            pub nd_num: u16,
+            /// Distance between source matrices, in `C0_Size` units (64 bytes, one row of 16
+            /// accumulator values, as the NZ2ND pseudo-code and example count it), [0, 512].
+            pub src_nd_stride: u16,
+            /// Distance between destination matrices, in elements.
+            pub dst_nd_stride: u32,
+            /// ReLU on the way out.
+            pub relu_en: bool,
+            /// 0 off, 2 or 3: read L0C units a Mmad with unitFlag 3 handed over (Atlas A2/A3).
+            pub unit_flag: u8,
+            /// float NZ → NZ only: split each 16-column group into two of 8.
+            pub is_channel_split: bool,
+        }
+
+        impl $name {
+            /// `(nSize, mSize, srcStride, dstStride, reluEn)`, `ndNum` 1, other fields default.
+            pub fn new(n_size: u16, m_size: u16, src_stride: u16, dst_stride: u32, relu_en: bool) -> Self {
+                $name { n_size, m_size, src_stride, dst_stride, relu_en, nd_num: 1, ..Default::default() }
+            }
+        }
+
+        impl FixpipeArgs for $name {
+            const FORM: FixpipeForm = $form;
+            fn fields(self) -> FixpipeParamsV220 {
+                FixpipeParamsV220 {
+                    n_size: self.n_size,
+                    m_size: self.m_size,
+                    src_stride: self.src_stride,
+                    dst_stride: self.dst_stride,
+                    quant_pre: self.quant_pre,
+                    deq_scalar: self.deq_scalar,
+                    nd_num: self.nd_num,
+                    src_nd_stride: self.src_nd_stride,
+                    dst_nd_stride: self.dst_nd_stride,
+                    relu_en: self.relu_en,
+                    unit_flag: self.unit_flag,
+                    is_channel_split: self.is_channel_split,
+                }
+            }
+        }
+    };
+}
+
+fixpipe_params!(
+    /// `FixpipeParamsV220` (Atlas A2/A3).
+    FixpipeParamsV220,
+    FixpipeForm::V220
+);
+fixpipe_params!(
+    /// `FixpipeParamsM300` (Atlas 200I/500 A2).
+    FixpipeParamsM300,
+    FixpipeForm::M300
+);
+
+/// The Fixpipe parameter structures.
+pub trait FixpipeArgs: Copy {
+    /// The product form this structure belongs to.
+    const FORM: FixpipeForm;
+    /// The fields.
+    fn fields(self) -> FixpipeParamsV220;
+}
+
+/// Where a Fixpipe writes.
+pub enum FixpipeTarget<'a> {
+    /// GM.
+    Gm(&'a GmAddr),
+    /// L1: (position, buffer, byte address, byte length).
+    Local(crate::position::TPosition, Hardware, u32, u32),
+}
+
+/// A Fixpipe destination: `&GlobalTensor<D>` or `&LocalTensor<D>` (L1).
+pub trait FixpipeDst<D> {
+    /// The destination.
+    fn target(&self) -> Result<FixpipeTarget<'_>>;
+}
+
+impl<D: Element> FixpipeDst<D> for &GlobalTensor<D> {
+    fn target(&self) -> Result<FixpipeTarget<'_>> {
+        Ok(FixpipeTarget::Gm(self.gm(API)?))
+    }
+}
+
+impl<D: Element> FixpipeDst<D> for &LocalTensor<D> {
+    fn target(&self) -> Result<FixpipeTarget<'_>> {
+        Ok(FixpipeTarget::Local(self.pos, self.hw, self.addr, self.len))
+    }
+}
+
+/// `Fixpipe<D, S, config>(dst, src[, cbufWorkspace], params)`: L0C (CO1) → GM or L1.
+/// `workspace` is the L1 tensor of per-column quantisation words of the vector modes.
+#[track_caller]
+pub fn fixpipe<D: Element, S: Element, P: FixpipeArgs>(
+    dst: impl FixpipeDst<D>,
+    src: &LocalTensor<S>,
+    workspace: Option<&LocalTensor<u64>>,
+    params: P,
+    config: FixpipeConfig,
+) -> Result<()> {
+    let loc = SourceLoc::caller();
+    with_core(API, loc, |core| {
+        let target = dst.target()?;
+        run::<D, S>(
+            core,
+            loc,
+            target,
+            src,
+            workspace,
+            P::FORM,
+            params.fields(),
+            config,
+        )
+    })
+}
+
+/// A decoded quantisation word.
+#[derive(Debug, Clone, Copy)]
+struct Word {
+    m: f32,
+    n: u32,
+    mcb: bool,
+    offset: i32,
+    signed: bool,
+}
+
+impl Word {
+    fn decode(w: u64) -> Word {
+        let off = ((w >> 37) & 0x1FF) as i32;
+        Word {
+            m: f32::from_bits(w as u32 & 0xFFFF_E000),
+            n: ((w >> 32) & 0xF) as u32 + 1,
+            mcb: (w >> 36) & 1 == 1,
+            offset: if off >= 256 { off - 512 } else { off },
+            signed: (w >> 46) & 1 == 1,
+        }
+    }
+}
+
+/// Converts one accumulator value (raw bits) to the destination bytes.
+fn convert(q: QuantMode, x: u32, w: Word, relu: bool, float_src: bool, sat: bool, out: &mut [u8]) {
+    let scale = |v: f32| -> f32 {
+        if v >= 0.0 {
+            v * w.m
+        } else if relu {
+            v * 0.0
+        } else {
+            v * w.m
+        }
+    };
+    let pre = |x: i32| -> f32 {
+        if w.mcb {
+            (x >> w.n).clamp(i16::MIN as i32, i16::MAX as i32) as f32
+        } else {
+            x as f32
+        }
+    };
+    let b8 = |v: f32| -> u8 {
+        let r = v.clamp(-256.0, 255.0).round_ties_even() as i32 + w.offset;
+        if w.signed {
+            r.clamp(-128, 127) as i8 as u8
+        } else {
+            r.clamp(0, 255) as u8
+        }
+    };
+    match q {
+        QuantMode::NoQuant => {
+            let v = match (relu, float_src) {
+                (true, true) if f32::from_bits(x) < 0.0 => 0,
+                (true, false) if (x as i32) < 0 => 0,
+                _ => x,
+            };
+            out.copy_from_slice(&v.to_le_bytes());
+        }
+        QuantMode::F322F16 => {
+            let v = f32::from_bits(x);
+            let v = if relu && v < 0.0 { 0.0 } else { v };
+            out.copy_from_slice(&crate::numeric::round_f16(v, sat).to_bits().to_le_bytes());
+        }
+        QuantMode::F322BF16 => {
+            let v = f32::from_bits(x);
+            let v = if relu && v < 0.0 { 0.0 } else { v };
+            out.copy_from_slice(&bf16::from_f32(v).to_bits().to_le_bytes());
+        }
+        QuantMode::DEQF16 | QuantMode::VDEQF16 => {
+            let v = scale(pre(x as i32)).clamp(-65504.0, 65504.0);
+            out.copy_from_slice(&f16::from_f32(v).to_bits().to_le_bytes());
+        }
+        QuantMode::REQ8 | QuantMode::VREQ8 => out[0] = b8(scale(pre(x as i32))),
+        QuantMode::QF322B8_PRE | QuantMode::VQF322B8_PRE => out[0] = b8(scale(f32::from_bits(x))),
+    }
+}
+
+fn legal(s: DType, d: DType, q: QuantMode) -> bool {
+    use DType::*;
+    use QuantMode::*;
+    matches!(
+        (s, d, q),
+        (Float, Float, NoQuant)
+            | (Float, Half, F322F16)
+            | (Float, Bfloat16, F322BF16)
+            | (Float, Int8 | Uint8, QF322B8_PRE | VQF322B8_PRE)
+            | (Int32, Int32, NoQuant)
+            | (Int32, Half, DEQF16 | VDEQF16)
+            | (Int32, Int8 | Uint8, REQ8 | VREQ8)
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run<D: Element, S: Element>(
+    core: &mut Core,
+    loc: SourceLoc,
+    target: FixpipeTarget,
+    src: &LocalTensor<S>,
+    workspace: Option<&LocalTensor<u64>>,
+    form: FixpipeForm,
+    p: FixpipeParamsV220,
+    config: FixpipeConfig,
+) -> Result<()> {
+    let facts = cube_facts(core.profile);
+    match facts.fixpipe {
+        None => {
+            return Err(SimError::new(
+                Category::Unsupported,
+                API,
+                format!(
+                    "Fixpipe is not supported on {}: L0C results leave through DataCopy CO1 → CO2 \
+                     (DataCopyEnhancedParams) on this product",
+                    core.profile
+                ),
+            ))
+        }
+        Some(f) if f != form => {
+            return Err(SimError::new(
+                Category::Type,
+                API,
+                format!(
+                    "{} takes FixpipeParams{:?}, not FixpipeParams{form:?}",
+                    core.profile, f
+                ),
+            ))
+        }
+        _ => {}
+    }
+    let to_l1 = matches!(target, FixpipeTarget::Local(..));
+    if to_l1 {
+        require(core, API, form == FixpipeForm::V220, "Fixpipe L0C → L1")?;
+    }
+    if !legal(S::DTYPE, D::DTYPE, p.quant_pre) {
+        return Err(SimError::new(
+            Category::Type,
+            API,
+            format!(
+                "{} → {} with quantPre {:?} is not supported: float → float (NoQuant), half (F322F16), \
+                 bfloat16_t (F322BF16), int8_t/uint8_t ((V)QF322B8_PRE); int32_t → int32_t (NoQuant), \
+                 half ((V)DEQF16), int8_t/uint8_t ((V)REQ8)",
+                S::DTYPE,
+                D::DTYPE,
+                p.quant_pre
+            ),
+        ));
+    }
+    if !matches!(p.unit_flag, 0 | 2 | 3) {
+        return Err(SimError::range(API, "unitFlag", p.unit_flag, "0, 2 or 3"));
+    }
+    if p.unit_flag != 0 {
+        require(core, API, facts.unit_flag, "unitFlag")?;
+    }
+    let nd = config == FixpipeConfig::RowMajor;
+    let split = p.is_channel_split;
+    if split && (nd || S::DTYPE != DType::Float || D::DTYPE != DType::Float) {
+        return Err(SimError::new(
+            Category::Range,
+            API,
+            "isChannelSplit needs float → float with CFG_NZ (it cannot be combined with NZ → ND)",
+        ));
+    }
+    if !nd && D::SIZE == 1 {
+        return Err(SimError::new(
+            Category::Unsupported,
+            API,
+            "NZ → NZ with an 8-bit result (int8 channel merge) is not modelled: use CFG_ROW_MAJOR",
+        ));
+    }
+    let group: u16 = if split { 8 } else { 16 };
+    if p.n_size > 4095 || (!nd && !p.n_size.is_multiple_of(group)) {
+        return Err(SimError::range(
+            API,
+            "nSize",
+            p.n_size,
+            if nd {
+                "[0, 4095]".to_string()
+            } else {
+                format!("[0, 4095] and a multiple of {group} with NZ → NZ")
+            },
+        ));
+    }
+    let m_max = if nd { 8192 } else { 65535 };
+    if p.m_size as u32 > m_max {
+        return Err(SimError::range(
+            API,
+            "mSize",
+            p.m_size,
+            format!("[0, {m_max}]"),
+        ));
+    }
+    if p.src_nd_stride > 512 {
+        return Err(SimError::range(
+            API,
+            "srcNdStride",
+            p.src_nd_stride,
+            "[0, 512]",
+        ));
+    }
+    if p.nd_num == 0 {
+        core.diag(
+            Severity::Warning,
+            Category::Nop,
+            API,
+            "ndNum = 0: nothing is moved",
+            loc,
+        );
+        return Ok(());
+    }
+    if p.n_size == 0 || p.m_size == 0 {
+        return Ok(());
+    }
+    if p.dst_stride == 0 {
+        return Err(SimError::range(API, "dstStride", 0, "not 0"));
+    }
+    let (n, m) = (p.n_size as u64, p.m_size as u64);
+    let nd_num = if nd { p.nd_num as u64 } else { 1 };
+    let cols16 = n.div_ceil(16);
+    let row = 64u64; // one 16-element row of a 4-byte L0C fractal
+    let src_extent = (nd_num - 1) * p.src_nd_stride as u64 * row
+        + (cols16 - 1) * p.src_stride as u64 * row
+        + (m - 1) * row
+        + row;
+    operand(
+        core,
+        API,
+        "source",
+        src,
+        Hardware::L0C,
+        "CO1",
+        64,
+        src_extent,
+    )?;
+    if S::SIZE != 4 {
+        return Err(SimError::new(
+            Category::Type,
+            API,
+            format!(
+                "the source must be float or int32_t in L0C, not {}",
+                S::DTYPE
+            ),
+        ));
+    }
+    // Quantisation words.
+    let words: Vec<Word> = if p.quant_pre.vector() {
+        let Some(ws) = workspace else {
+            return Err(SimError::new(
+                Category::Position,
+                API,
+                format!(
+                    "quantPre {:?} reads one word per column from the cbufWorkspace tensor (C1 in L1): pass it",
+                    p.quant_pre
+                ),
+            ));
+        };
+        operand(
+            core,
+            API,
+            "cbufWorkspace",
+            ws,
+            Hardware::L1,
+            "C1",
+            32,
+            n * 8,
+        )?;
+        let mem = core.mem.bytes(Hardware::L1);
+        (0..n as usize)
+            .map(|c| {
+                let at = ws.addr as usize + 8 * c;
+                Word::decode(u64::from_le_bytes(
+                    mem[at..at + 8].try_into().expect("8 bytes"),
+                ))
+            })
+            .collect()
+    } else {
+        vec![Word::decode(p.deq_scalar); n as usize]
+    };
+    // Unit flags: every unit read must have been handed over by a Mmad with unitFlag 3.
+    let s0 = src.addr as u64;
+    if p.unit_flag != 0 {
+        let mut a = s0 - s0 % crate::core::cube::UNIT_BYTES;
+        while a < s0 + src_extent {
+            if !core.cube.flag(a) {
+                return Err(SimError::new(
+                    Category::Sync,
+                    API,
+                    format!(
+                        "unitFlag {}: L0C byte {a} was not handed over by a Mmad with unitFlag 3: the device \
+                         would wait here forever",
+                        p.unit_flag
+                    ),
+                ));
+            }
+            a += crate::core::cube::UNIT_BYTES;
+        }
+    }
+    // Destination layout: (byte offset of element (matrix, row, col)).
+    let ed = D::SIZE as u64;
+    let group = group as u64;
+    let dst_at = |mat: u64, r: u64, c: u64| -> u64 {
+        if nd {
+            (mat * p.dst_nd_stride as u64 + r * p.dst_stride as u64 + c) * ed
+        } else {
+            (c / group) * p.dst_stride as u64 * 32 + (r * group + c % group) * ed
+        }
+    };
+    let dst_extent = if nd {
+        dst_at(nd_num - 1, m - 1, n - 1) + ed
+    } else {
+        dst_at(0, m - 1, n - 1) + ed
+    };
+    let (space, dbase) = match &target {
+        FixpipeTarget::Gm(g) => {
+            if !nd && g.offset() % 32 != 0 {
+                return Err(SimError::align(
+                    API,
+                    "destination (NZ)",
+                    g.offset() as u64,
+                    32,
+                    "GM",
+                ));
+            }
+            if core.sync.atomic.op.is_some() {
+                return Err(SimError::new(
+                    Category::Unsupported,
+                    API,
+                    "Fixpipe into GM under SetAtomicAdd/Max/Min is not modelled",
+                ));
+            }
+            g.check(API, 0, dst_extent)?;
+            (Space::Gm(g.region_id()), g.offset() as u64)
+        }
+        FixpipeTarget::Local(pos, hw, addr, len) => {
+            if *hw != Hardware::L1 {
+                return Err(SimError::new(
+                    Category::Position,
+                    API,
+                    format!("the destination is {pos} in {hw}; Fixpipe writes GM or L1 (A1/B1/C1)"),
+                ));
+            }
+            if addr % 32 != 0 {
+                return Err(SimError::align(
+                    API,
+                    "destination",
+                    *addr as u64,
+                    32,
+                    Hardware::L1,
+                ));
+            }
+            if dst_extent > *len as u64 {
+                return Err(SimError::new(
+                    Category::Size,
+                    API,
+                    format!("the destination must hold at least {dst_extent} bytes, it has {len}"),
+                ));
+            }
+            (Space::Local(Hardware::L1), *addr as u64)
+        }
+    };
+    // Compute every output element, then write.
+    let sat = core.options.fp16_saturation;
+    let l0c = core.mem.bytes(Hardware::L0C);
+    let mut out: Vec<(u64, [u8; 4])> = Vec::with_capacity((nd_num * m * n) as usize);
+    for mat in 0..nd_num {
+        let sm = s0 + mat * p.src_nd_stride as u64 * row;
+        for r in 0..m {
+            for c in 0..n {
+                let at =
+                    (sm + (c / 16) * p.src_stride as u64 * row + r * row + (c % 16) * 4) as usize;
+                let x = u32::from_le_bytes(l0c[at..at + 4].try_into().expect("4 bytes"));
+                let mut b = [0u8; 4];
+                convert(
+                    p.quant_pre,
+                    x,
+                    words[c as usize],
+                    p.relu_en,
+                    S::DTYPE == DType::Float,
+                    sat,
+                    &mut b[..D::SIZE],
+                );
+                out.push((dst_at(mat, r, c), b));
+            }
+        }
+    }
+    match target {
+        FixpipeTarget::Gm(g) => {
+            for (off, b) in &out {
+                g.write_bytes(API, *off as usize, &b[..D::SIZE])?;
+            }
+        }
+        FixpipeTarget::Local(_, _, addr, _) => {
+            let l1 = core.mem.bytes_mut(Hardware::L1);
+            for (off, b) in &out {
+                let at = (addr as u64 + off) as usize;
+                l1[at..at + D::SIZE].copy_from_slice(&b[..D::SIZE]);
+            }
+        }
+    }
+    if p.unit_flag == 3 {
+        core.cube.set_flags(s0, s0 + src_extent, false);
+    }
+    let read = Access {
+        write: false,
+        space: Space::Local(Hardware::L0C),
+        base: s0,
+        len: (m * row) as u32,
+        blocks: cols16 as u32,
+        block_stride: p.src_stride as u64 * row,
+        repeats: nd_num as u32,
+        repeat_stride: p.src_nd_stride as u64 * row,
+    };
+    let write = if nd {
+        Access {
+            write: true,
+            space,
+            base: dbase,
+            len: (n * ed) as u32,
+            blocks: m as u32,
+            block_stride: p.dst_stride as u64 * ed,
+            repeats: nd_num as u32,
+            repeat_stride: p.dst_nd_stride as u64 * ed,
+        }
+    } else {
+        Access {
+            write: true,
+            space,
+            base: dbase,
+            len: (m * group * ed) as u32,
+            blocks: (n / group) as u32,
+            block_stride: p.dst_stride as u64 * 32,
+            repeats: 1,
+            repeat_stride: 0,
+        }
+    };
+    let mut acc = vec![read, write];
+    if let (true, Some(ws)) = (p.quant_pre.vector(), workspace) {
+        acc.push(Access::contiguous(
+            false,
+            Space::Local(Hardware::L1),
+            ws.addr as u64,
+            n * 8,
+        ));
+    }
+    core.issue(Pipe::FIX, API, loc, &acc);
+    Ok(())
+}

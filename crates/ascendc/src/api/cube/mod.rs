@@ -1,0 +1,82 @@
+//! The cube unit: `LoadData` (L1 → L0A/L0B on PIPE_MTE1), `Mmad` (L0A × L0B → L0C on PIPE_M) and
+//! `Fixpipe` (L0C → GM/L1 on PIPE_FIX), with the fractal layouts of `layout` and the
+//! per-product tables of `support`. docs/cube.md describes the numerics.
+
+pub mod fixpipe;
+pub mod layout;
+pub mod load;
+pub mod mmad;
+pub mod support;
+
+use crate::api::tensor::LocalTensor;
+use crate::core::trace::{Access, Space};
+use crate::core::Core;
+use crate::dtype::Element;
+use crate::error::{Category, Result, SimError};
+use crate::position::Hardware;
+
+/// Checks that `t` lives in `hw` at one of `positions`, starts `align`-byte aligned and holds at
+/// least `need` bytes.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn operand<T: Element>(
+    core: &Core,
+    api: &'static str,
+    role: &str,
+    t: &LocalTensor<T>,
+    hw: Hardware,
+    positions: &str,
+    align: u32,
+    need: u64,
+) -> Result<()> {
+    if t.hw != hw {
+        return Err(SimError::new(
+            Category::Position,
+            api,
+            format!(
+                "the {role} is {} in {}; it must be {positions} in {hw}",
+                t.pos, t.hw
+            ),
+        ));
+    }
+    if !t.addr.is_multiple_of(align) {
+        return Err(SimError::align(api, role, t.addr as u64, align, hw));
+    }
+    if need > t.len as u64 {
+        return Err(SimError::new(
+            Category::Size,
+            api,
+            format!(
+                "the {role} ({}) must hold at least {need} bytes for these parameters, it has {}",
+                t.pos, t.len
+            ),
+        ));
+    }
+    let end = t.addr as u64 + need;
+    let size = core.mem.size(hw) as u64;
+    if end > size {
+        return Err(SimError::new(
+            Category::Memory,
+            api,
+            format!("the {role} runs past the end of the {size}-byte {hw} (byte {end})"),
+        ));
+    }
+    Ok(())
+}
+
+/// Fails with the product's name when `ok` is false.
+pub(crate) fn require(core: &Core, api: &'static str, ok: bool, what: &str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(SimError::new(
+            Category::Unsupported,
+            api,
+            format!("{what} is not supported on {}", core.profile),
+        ))
+    }
+}
+
+/// A contiguous access of a local tensor's first `len` bytes.
+pub(crate) fn local_access<T>(write: bool, t: &LocalTensor<T>, len: u64) -> Access {
+    Access::contiguous(write, Space::Local(t.hw), t.addr as u64, len)
+}
