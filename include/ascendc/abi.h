@@ -188,6 +188,7 @@ int32_t ascendc_vec_control(uint8_t op, uint16_t value, AscLoc loc);
 int32_t ascendc_vec_reduce(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src,
                            const AscLocal* tmp, const AscendC::detail::RawMask* mask, const void* args,
                            AscLoc loc);
+int32_t ascendc_reduce_spr(uint8_t op, uint8_t elem, void* value, void* index, AscLoc loc);
 
 int32_t ascendc_pipe_barrier(uint8_t pipe, AscLoc loc);
 int32_t ascendc_flag(uint8_t event, uint32_t id, uint8_t wait, AscLoc loc);

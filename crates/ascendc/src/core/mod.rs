@@ -3,6 +3,7 @@
 
 pub mod dma;
 pub mod memory;
+pub mod spr;
 pub mod trace;
 pub mod vector;
 
@@ -122,6 +123,8 @@ pub struct Core {
     pub sys_workspace: Option<crate::gm::GmAddr>,
     /// Cross-core state: GM atomic mode and the ordering record of the race check.
     pub sync: crate::multicore::CoreSync,
+    /// Result registers of reductions and GatherMask.
+    pub spr: spr::SpecialRegs,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -170,6 +173,7 @@ impl Core {
             pad_register: None,
             sys_workspace: None,
             sync: Default::default(),
+            spr: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],

@@ -118,6 +118,24 @@ pub const REDUCE_RULES: [ReduceRules; 5] = {
         },
     ]
 };
+/// The forms of `GetReduceRepeatMaxMinSpr` a product has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaxMinSprForm {
+    /// `GetReduceRepeatMaxMinSpr(maxMinValue)` (Atlas inference series).
+    ValueOnly,
+    /// `GetReduceRepeatMaxMinSpr(maxMinValue, maxMinIndex)` (A2/A3).
+    ValueIndex,
+}
+/// `GetReduceRepeatMaxMinSpr` per product (910, 310P, A2, A3, 310B).
+pub const MAX_MIN_SPR: [Option<MaxMinSprForm>; 5] = [
+    None,
+    Some(MaxMinSprForm::ValueOnly),
+    Some(MaxMinSprForm::ValueIndex),
+    Some(MaxMinSprForm::ValueIndex),
+    None,
+];
+/// `GetReduceRepeatSumSpr`: half and float on A2/A3.
+pub const SUM_SPR: OpSupport = OpSupport::per_family(NONE, NONE, H_F, NONE);
 /// Div.
 pub const DIV: OpSupport = OpSupport::uniform(H_F, H_F);
 /// And, Or, Not.
