@@ -20,3 +20,5 @@
 #include "ascendc/debug.h"
 #include "ascendc/workspace.h"
 #include "ascendc/local_alloc.h"
+#include "ascendc/gather.h"
+#include "ascendc/fill.h"

@@ -38,3 +38,17 @@ fn reduce_type_spellings_and_registers() {
         ],
     );
 }
+
+#[test]
+fn gather_family() {
+    run_cases(
+        "basic_gather.cpp",
+        "A2",
+        &[
+            "GatherMask builtin",
+            "GatherMask tensor",
+            "Gather",
+            "Gatherb",
+        ],
+    );
+}

@@ -15,6 +15,8 @@ pub mod copy;
 pub mod copy_pad;
 pub mod debug;
 pub mod fault;
+pub mod fill;
+pub mod gather;
 pub mod gm;
 pub mod launch;
 pub mod local_alloc;

@@ -7,6 +7,7 @@ pub mod local_alloc;
 pub mod sync;
 pub mod system;
 pub mod tbuf;
+pub mod tbuf_pool;
 pub mod tensor;
 pub mod tpipe;
 pub mod tque;

@@ -55,7 +55,7 @@ impl TPipe {
         }
     }
 
-    fn check_alive(&self) -> Result<()> {
+    pub(super) fn check_alive(&self) -> Result<()> {
         match &self.error {
             Some(e) => Err(e.clone()),
             None => Ok(()),
@@ -231,7 +231,13 @@ impl TPipe {
         Ok(())
     }
 
-    fn alloc(&mut self, core: &Core, api: &'static str, hw: Hardware, bytes: u32) -> Result<u32> {
+    pub(super) fn alloc(
+        &mut self,
+        core: &Core,
+        api: &'static str,
+        hw: Hardware,
+        bytes: u32,
+    ) -> Result<u32> {
         let i = hw.local_index().expect("local buffer");
         let pool = core.profile.size_of(hw);
         let start = self.cursors[i];

@@ -6,7 +6,10 @@ pub mod cast;
 pub mod compare;
 pub mod control;
 pub mod duplicate;
+pub mod fill;
+pub mod gather;
 pub mod mask;
+pub(crate) mod operand;
 pub mod operators;
 pub mod reduce;
 pub mod scalar;
@@ -608,7 +611,7 @@ fn run_in_place(
 
 /// The mask register value a level-0 mask argument sets (`isSetMask = true`), checked against
 /// the lanes of the instruction.
-fn level0_mask(
+pub(crate) fn level0_mask(
     core: &mut Core,
     api: &'static str,
     loc: SourceLoc,
@@ -663,7 +666,7 @@ fn level0_mask(
 
 /// Handles an instruction whose shape enables nothing: a no-op with a warning, or an error on
 /// products where a zero mask is rejected (normal mode on 910/310P). Returns whether to run.
-fn check_empty(
+pub(crate) fn check_empty(
     core: &mut Core,
     api: &'static str,
     loc: SourceLoc,
