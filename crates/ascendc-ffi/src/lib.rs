@@ -22,12 +22,14 @@ pub mod launch;
 pub mod local_alloc;
 pub mod multicore;
 pub mod pipe;
+pub mod pool;
 pub mod reduce;
 pub mod scalar;
 pub mod sync;
 pub mod system;
 pub mod tensor;
 pub mod vec;
+pub mod vec_copy;
 
 use std::path::PathBuf;
 

@@ -118,10 +118,12 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 
 /// Everything a kernel usually needs: `use ascendc::prelude::*;`.
 pub mod prelude {
+    pub use crate::api::scalar_compute::*;
     pub use crate::api::vec::binary::*;
     pub use crate::api::vec::cast::*;
     pub use crate::api::vec::compare::*;
     pub use crate::api::vec::control::*;
+    pub use crate::api::vec::copy::*;
     pub use crate::api::vec::duplicate::*;
     pub use crate::api::vec::fill::*;
     pub use crate::api::vec::gather::*;

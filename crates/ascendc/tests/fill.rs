@@ -164,3 +164,61 @@ fn create_vec_index_rounding_and_repeats() {
     });
     assert_eq!(e.category, Category::Type);
 }
+
+#[test]
+fn copy_with_mask_and_strides() {
+    // The page's scenario 1: 512 int32, mask 64, 8 repeats, contiguous.
+    let v = ok(&ASCEND910B, |b| {
+        let src = b.get_with_offset::<i32>(512, 0)?;
+        let dst = b.get_with_offset::<i32>(512, 4096)?;
+        for i in 0..512 {
+            src.set_value(i, i as i32 * 3 - 7)?;
+        }
+        copy(&dst, &src, 64u64, 8, CopyRepeatParams::new(1, 1, 8, 8))?;
+        dst.to_vec()
+    });
+    assert_eq!(v, (0..512).map(|i| i * 3 - 7).collect::<Vec<i32>>());
+    // Half mask and a source block stride of 2: every other source block, first 32 lanes.
+    let v = ok(&ASCEND310B, |b| {
+        let src = b.get_with_offset::<f32>(128, 0)?;
+        let dst = b.get_with_offset::<f32>(64, 1024)?;
+        for i in 0..128 {
+            src.set_value(i, i as f32)?;
+        }
+        duplicate(&dst, -1.0f32, 64)?;
+        copy(
+            &dst,
+            &src,
+            [0xFFFF_FFFF, 0],
+            1,
+            CopyRepeatParams::new(1, 2, 8, 16),
+        )?;
+        dst.to_vec()
+    });
+    for (i, x) in v.iter().enumerate() {
+        let want = if i < 32 {
+            ((i / 8) * 16 + i % 8) as f32
+        } else {
+            -1.0
+        };
+        assert_eq!(*x, want, "element {i}");
+    }
+    let e = err(&ASCEND310P, |b| {
+        let src = b.get_with_offset::<f32>(64, 0)?;
+        copy(&src, &src, 64u64, 1, CopyRepeatParams::default())
+    });
+    assert_eq!(e.category, Category::Unsupported);
+    let e = err(&ASCEND910B, |b| {
+        let src = b.get_with_offset::<f32>(64, 0)?;
+        let dst = b.get_with_offset::<f32>(64, 1024)?;
+        copy(&dst, &src, 64u64, 1, CopyRepeatParams::new(1, 1, 4096, 8))
+    });
+    assert!(e.message.contains("dstRepeatSize"), "{e}");
+    let e = err(&ASCEND910B, |b| {
+        let src = b.get_with_offset::<f32>(64, 0)?;
+        let dst = b.get_with_offset::<f32>(64, 1024)?;
+        set_mask_count()?;
+        copy(&dst, &src, MASK_PLACEHOLDER, 1, CopyRepeatParams::default())
+    });
+    assert!(e.message.contains("counter mode"), "{e}");
+}

@@ -4,6 +4,7 @@ pub(crate) mod context;
 pub mod data_copy;
 pub mod debug;
 pub mod local_alloc;
+pub mod scalar_compute;
 pub mod sync;
 pub mod system;
 pub mod tbuf;

@@ -5,6 +5,7 @@ pub mod binary;
 pub mod cast;
 pub mod compare;
 pub mod control;
+pub mod copy;
 pub mod duplicate;
 pub mod fill;
 pub mod gather;

@@ -195,6 +195,8 @@ pub const CREATE_VEC_INDEX: OpSupport = OpSupport::per_family(
     DTypeSet::of(&[Int16, Half, Int32, Float]),
     DTypeSet::of(&[Int16, Half, Int32, Float]),
 );
+/// Copy (UB → UB with a mask and strides).
+pub const COPY: OpSupport = OpSupport::per_family(NONE, NONE, GATHER_16_32_BF, GATHER_16_32_BF);
 /// Div.
 pub const DIV: OpSupport = OpSupport::uniform(H_F, H_F);
 /// And, Or, Not.
