@@ -26,7 +26,7 @@ extern "C" __global__ __aicore__ void scalar_pool(GM_ADDR out)
     outGm.SetValue(9, static_cast<int64_t>(float(h) * 1000000));
     outGm.SetValue(10, static_cast<int64_t>(Cast(Cast(3.14159f)) * 1000000));
 
-    // Two pools over the same UB bytes; a nested pool.
+    // Two pools over the same UB bytes; a nested pool (byte addresses read from the raw tensors).
     TPipe pipe;
     TBufPool<TPosition::VECCALC> pool1, pool2;
     pipe.InitBufPool(pool1, 1024);
@@ -34,17 +34,17 @@ extern "C" __global__ __aicore__ void scalar_pool(GM_ADDR out)
     TQue<QuePosition::VECIN, 1> q1;
     pool1.InitBuffer(q1, 1, 512);
     LocalTensor<float> a = q1.AllocTensor<float>();
-    outGm.SetValue(11, a.GetPhyAddr());
+    outGm.SetValue(11, a.Raw().addr);
     q1.FreeTensor(a);
     pool1.Reset();
     TBuf<QuePosition::VECCALC> t;
     pool2.InitBuffer(t, 256);
-    outGm.SetValue(12, t.Get<float>().GetPhyAddr());
+    outGm.SetValue(12, t.Get<float>().Raw().addr);
     TBufPool<TPosition::VECCALC, 2> inner;
     pool2.InitBufPool(inner, 256);
     TBuf<QuePosition::VECCALC> t2;
     inner.InitBuffer(t2, 64);
-    outGm.SetValue(13, t2.Get<float>().GetPhyAddr());
+    outGm.SetValue(13, t2.Get<float>().Raw().addr);
 
     // CreateVecIndex, then Copy of its first 8 lanes.
     LocalTensor<int32_t> s = t.Get<int32_t>();
