@@ -210,4 +210,18 @@ T GetReduceRepeatSumSpr(detail::Loc loc = detail::Loc()) {
     return value;
 }
 
+// The earlier spellings GetAccVal and GetReduceMaxMinCount.
+template <typename T>
+T GetAccVal(detail::Loc loc = detail::Loc()) {
+    return GetReduceRepeatSumSpr<T>(loc);
+}
+template <typename T>
+void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex, detail::Loc loc = detail::Loc()) {
+    GetReduceRepeatMaxMinSpr<T>(maxMinValue, maxMinIndex, loc);
+}
+template <typename T>
+void GetReduceMaxMinCount(T& maxMinValue, detail::Loc loc = detail::Loc()) {
+    GetReduceRepeatMaxMinSpr<T>(maxMinValue, loc);
+}
+
 }  // namespace AscendC

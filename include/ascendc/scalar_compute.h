@@ -66,4 +66,23 @@ inline float Cast(const bfloat16_t& bVal, detail::Loc loc = detail::Loc()) {
     return out;
 }
 
+// The earlier spellings of the same calls.
+template <int countValue>
+int64_t ScalarGetCountOfValue(uint64_t valueIn, detail::Loc loc = detail::Loc()) {
+    return GetBitCount<countValue>(valueIn, loc);
+}
+inline int64_t ScalarCountLeadingZero(uint64_t valueIn, detail::Loc loc = detail::Loc()) {
+    return CountLeadingZero(valueIn, loc);
+}
+template <int countValue>
+int64_t ScalarGetSFFValue(uint64_t valueIn, detail::Loc loc = detail::Loc()) {
+    return GetSFFValue<countValue>(valueIn, loc);
+}
+template <typename T, typename U, RoundMode roundMode>
+U ScalarCast(T valueIn, detail::Loc loc = detail::Loc()) {
+    return Cast<T, U, roundMode>(valueIn, loc);
+}
+inline bfloat16_t ToBfloat16(const float& fVal, detail::Loc loc = detail::Loc()) { return Cast(fVal, loc); }
+inline float ToFloat(const bfloat16_t& bVal, detail::Loc loc = detail::Loc()) { return Cast(bVal, loc); }
+
 }  // namespace AscendC

@@ -80,6 +80,7 @@ extern "C" __global__ __aicore__ void reduce_type(GM_ADDR out)
     }
     ReduceSum<float>(fd, fs, work, 128);
     outGm.SetValue(34, GetReduceRepeatSumSpr<float>());
+    outGm.SetValue(35, GetAccVal<float>());  // the earlier spelling
 }
 
 int main()
@@ -98,7 +99,7 @@ int main()
     }
     // The register: 13 at element 3 * 128 + 19 of the contiguous source.
     ok[1] = out[16] == 13 && out[17] == 3 * 128 + 19;
-    ok[4] = out[34] == 2032.0f;
+    ok[4] = out[34] == 2032.0f && out[35] == 2032.0f;
     const char* names[5] = {"ReduceRepeat", "GetReduceRepeatMaxMinSpr", "ReduceDataBlock", "ReducePairElem",
                             "GetReduceRepeatSumSpr"};
     int wrong = 0;

@@ -25,6 +25,9 @@ extern "C" __global__ __aicore__ void scalar_pool(GM_ADDR out)
     half h = Cast<float, half, RoundMode::CAST_ODD>(3.14159f);
     outGm.SetValue(9, static_cast<int64_t>(float(h) * 1000000));
     outGm.SetValue(10, static_cast<int64_t>(Cast(Cast(3.14159f)) * 1000000));
+    // The earlier spellings.
+    outGm.SetValue(16, ScalarGetCountOfValue<1>(0xFF) + ScalarCountLeadingZero(0xFF) + ScalarGetSFFValue<1>(0xF0));
+    outGm.SetValue(17, ScalarCast<float, int32_t, RoundMode::CAST_FLOOR>(-2.5f));
 
     // Two pools over the same UB bytes; a nested pool (byte addresses read from the raw tensors).
     TPipe pipe;
@@ -65,6 +68,7 @@ int main()
     for (int i = 0; i < 11; i++) {
         scalar = scalar && out[i] == want[i];
     }
+    scalar = scalar && out[16] == 8 + 56 + 4 && out[17] == -3;
     bool pool = out[11] == 0 && out[12] == 0 && out[13] == 256 && out[14] == 107 && out[15] == -1;
     std::printf("scalar: %s\n", scalar ? "PASS" : "FAIL");
     std::printf("TBufPool+Copy: %s\n", pool ? "PASS" : "FAIL");
