@@ -21,3 +21,8 @@
 #include "ascendc/workspace.h"
 #include "ascendc/local_alloc.h"
 #include "ascendc/cube.h"
+#include "ascendc/gather.h"
+#include "ascendc/fill.h"
+#include "ascendc/buf_pool.h"
+#include "ascendc/scalar_compute.h"
+#include "ascendc/vec_copy.h"

@@ -133,6 +133,13 @@ void ascendc_que_free(void* que);
 int32_t ascendc_que_op(void* que, uint8_t op, uint8_t elem, AscLocal* tensor, AscLoc loc);
 uint32_t ascendc_que_query(const void* que, uint8_t what);
 void* ascendc_tbuf_new(uint8_t pos);
+void* ascendc_pool_new(uint8_t pos, uint32_t bufIDSize);
+void ascendc_pool_free(void* pool);
+int32_t ascendc_pipe_init_pool(void* pipe, void* pool, uint32_t len, const void* share, AscLoc loc);
+int32_t ascendc_pool_init_pool(void* parent, void* pool, uint32_t len, const void* share, AscLoc loc);
+int32_t ascendc_pool_init_queue(void* pool, void* que, uint32_t num, uint32_t len, AscLoc loc);
+int32_t ascendc_pool_init_tbuf(void* pool, void* buf, uint32_t len, AscLoc loc);
+int32_t ascendc_pool_reset(void* pool, AscLoc loc);
 void ascendc_tbuf_free(void* buf);
 int32_t ascendc_tbuf_get(const void* buf, uint8_t elem, int64_t count, int64_t offset,
                          AscLocal* out, AscLoc loc);
@@ -189,6 +196,7 @@ int32_t ascendc_vec_control(uint8_t op, uint16_t value, AscLoc loc);
 int32_t ascendc_vec_reduce(uint8_t op, uint8_t elem, const AscLocal* dst, const AscLocal* src,
                            const AscLocal* tmp, const AscendC::detail::RawMask* mask, const void* args,
                            AscLoc loc);
+int32_t ascendc_reduce_spr(uint8_t op, uint8_t elem, void* value, void* index, AscLoc loc);
 
 int32_t ascendc_pipe_barrier(uint8_t pipe, AscLoc loc);
 int32_t ascendc_flag(uint8_t event, uint32_t id, uint8_t wait, AscLoc loc);

@@ -2,6 +2,8 @@
 // and ReduceSum/Max/Min.
 #pragma once
 
+#include <type_traits>
+
 #include "vec.h"
 
 namespace AscendC {
@@ -160,5 +162,66 @@ void ReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, c
 ASCENDC_REDUCE_EXTREME(ReduceMax, detail::REDUCE_MAX, detail::REDUCE_MAX_L0)
 ASCENDC_REDUCE_EXTREME(ReduceMin, detail::REDUCE_MIN, detail::REDUCE_MIN_L0)
 #undef ASCENDC_REDUCE_EXTREME
+
+// The ReduceType spellings: ReduceRepeat (WholeReduce*), ReduceDataBlock (BlockReduce*) and
+// ReducePairElem (PairReduceSum); the mask comes before repeatTime in all three.
+enum class ReduceType : uint8_t { SUM = 0, MAX, MIN };
+
+#define ASCENDC_TYPED_REDUCE(Name, base, ORDER_PARAM, ORDER_ARG)                                             \
+    template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true>                       \
+    void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask, const int32_t repeatTime, \
+              const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM,   \
+              detail::Loc loc = detail::Loc()) {                                                              \
+        static_assert(std::is_same<T, U>::value, #Name ": dst and src have the same element type");           \
+        detail::Reduce(detail::ReduceOp(base + uint8_t(reduceType)), dst, src, nullptr,                       \
+                       detail::CountMask(isSetMask, uint64_t(mask)),                                          \
+                       detail::Args(repeatTime, 0, srcBlkStride, dstRepStride, srcRepStride, 0, ORDER_ARG), loc); \
+    }                                                                                                         \
+    template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true>                       \
+    void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[], const int32_t repeatTime, \
+              const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM,   \
+              detail::Loc loc = detail::Loc()) {                                                              \
+        static_assert(std::is_same<T, U>::value, #Name ": dst and src have the same element type");           \
+        detail::Reduce(detail::ReduceOp(base + uint8_t(reduceType)), dst, src, nullptr,                       \
+                       detail::BitMask(isSetMask, mask),                                                      \
+                       detail::Args(repeatTime, 0, srcBlkStride, dstRepStride, srcRepStride, 0, ORDER_ARG), loc); \
+    }
+
+#define ASCENDC_ORDER_PARAM , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX
+ASCENDC_TYPED_REDUCE(ReduceRepeat, 14, ASCENDC_ORDER_PARAM, uint8_t(order))
+ASCENDC_TYPED_REDUCE(ReduceDataBlock, 17, , 0)
+ASCENDC_TYPED_REDUCE(ReducePairElem, 20, , 0)
+#undef ASCENDC_ORDER_PARAM
+#undef ASCENDC_TYPED_REDUCE
+
+// The result registers reductions leave behind.
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex, detail::Loc loc = detail::Loc()) {
+    detail::Check(ascendc_reduce_spr(0, detail::dtype<T>, &maxMinValue, &maxMinIndex, loc));
+}
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue, detail::Loc loc = detail::Loc()) {
+    detail::Check(ascendc_reduce_spr(1, detail::dtype<T>, &maxMinValue, nullptr, loc));
+}
+template <typename T>
+T GetReduceRepeatSumSpr(detail::Loc loc = detail::Loc()) {
+    T value{};
+    detail::Check(ascendc_reduce_spr(2, detail::dtype<T>, &value, nullptr, loc));
+    return value;
+}
+
+// The earlier spellings GetAccVal and GetReduceMaxMinCount.
+template <typename T>
+T GetAccVal(detail::Loc loc = detail::Loc()) {
+    return GetReduceRepeatSumSpr<T>(loc);
+}
+template <typename T>
+void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex, detail::Loc loc = detail::Loc()) {
+    GetReduceRepeatMaxMinSpr<T>(maxMinValue, maxMinIndex, loc);
+}
+template <typename T>
+void GetReduceMaxMinCount(T& maxMinValue, detail::Loc loc = detail::Loc()) {
+    GetReduceRepeatMaxMinSpr<T>(maxMinValue, loc);
+}
 
 }  // namespace AscendC

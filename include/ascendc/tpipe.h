@@ -159,6 +159,18 @@ public:
         return true;
     }
 
+    // InitBufPool (the pool types are in buf_pool.h).
+    template <class T>
+    bool InitBufPool(T& bufPool, uint32_t len, detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_pipe_init_pool(handle_, bufPool.Handle(), len, nullptr, loc));
+        return true;
+    }
+    template <class T, class U>
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_pipe_init_pool(handle_, bufPool.Handle(), len, shareBuf.Handle(), loc));
+        return true;
+    }
+
     void Reset() { ascendc_pipe_reset(handle_); }
     void Destroy() { ascendc_pipe_destroy(handle_); }
 

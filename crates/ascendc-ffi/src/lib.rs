@@ -16,17 +16,21 @@ pub mod copy_pad;
 pub mod cube;
 pub mod debug;
 pub mod fault;
+pub mod fill;
+pub mod gather;
 pub mod gm;
 pub mod launch;
 pub mod local_alloc;
 pub mod multicore;
 pub mod pipe;
+pub mod pool;
 pub mod reduce;
 pub mod scalar;
 pub mod sync;
 pub mod system;
 pub mod tensor;
 pub mod vec;
+pub mod vec_copy;
 
 use std::path::PathBuf;
 

@@ -12,6 +12,12 @@ use ascendc::{Element, LocalTensor, TBuf, TPipe, TPosition};
 pub trait AnyTBuf {
     /// `TPipe::InitBuffer(buf, len)`.
     fn init(&mut self, pipe: &mut TPipe, len: u32) -> Result<(), SimError>;
+    /// `TBufPool::InitBuffer(buf, len)`.
+    fn init_from_pool(
+        &mut self,
+        pool: &mut ascendc::TBufPool<QuePosition::VECCALC>,
+        len: u32,
+    ) -> Result<(), SimError>;
     /// `Get<T>()` (`count` < 0) or `Get<T>(count)`.
     fn get(&self, t: ascendc::DType, count: i64) -> Result<AscLocal, SimError>;
     /// `GetWithOffset<T>(count, offset)`.
@@ -26,6 +32,14 @@ pub trait AnyTBuf {
 impl<P: ascendc::position::QuePos> AnyTBuf for TBuf<P> {
     fn init(&mut self, pipe: &mut TPipe, len: u32) -> Result<(), SimError> {
         pipe.init_buffer(self, 1, len)
+    }
+
+    fn init_from_pool(
+        &mut self,
+        pool: &mut ascendc::TBufPool<QuePosition::VECCALC>,
+        len: u32,
+    ) -> Result<(), SimError> {
+        pool.init_buffer(self, 1, len)
     }
 
     fn get(&self, t: ascendc::DType, count: i64) -> Result<AscLocal, SimError> {

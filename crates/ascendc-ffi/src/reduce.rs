@@ -36,6 +36,10 @@ fn order(i: u8) -> Result<ReduceOrder, SimError> {
     .ok_or_else(|| SimError::range("WholeReduce", "order", i, "[0, 3]"))
 }
 
+fn reduce_type(i: u8) -> ReduceType {
+    [ReduceType::SUM, ReduceType::MAX, ReduceType::MIN][i as usize % 3]
+}
+
 fn reduce<T: ReduceElement>(
     op: u8,
     [dst, src, tmp]: [&AscLocal; 3],
@@ -61,6 +65,37 @@ fn reduce<T: ReduceElement>(
         11 => reduce_sum_l0(&d, &s, &tmp.tensor::<T>()?, mask, r, src_rep),
         12 => reduce_max_l0(&d, &s, &tmp.tensor::<T>()?, mask, r, src_rep, idx),
         13 => reduce_min_l0(&d, &s, &tmp.tensor::<T>()?, mask, r, src_rep, idx),
+        14..=16 => reduce_repeat(
+            reduce_type(op - 14),
+            &d,
+            &s,
+            mask,
+            r,
+            dst_rep,
+            src_blk,
+            src_rep,
+            order(a.order)?,
+        ),
+        17..=19 => reduce_data_block(
+            reduce_type(op - 17),
+            &d,
+            &s,
+            mask,
+            r,
+            dst_rep,
+            src_blk,
+            src_rep,
+        ),
+        20..=22 => reduce_pair_elem(
+            reduce_type(op - 20),
+            &d,
+            &s,
+            mask,
+            r,
+            dst_rep,
+            src_blk,
+            src_rep,
+        ),
         _ => Err(SimError::new(
             Category::Unsupported,
             "C ABI",
@@ -70,7 +105,8 @@ fn reduce<T: ReduceElement>(
 }
 
 /// Reduction `op`: 0 RepeatReduceSum, 1–3 WholeReduceSum/Max/Min, 4–6 BlockReduceSum/Max/Min,
-/// 7 PairReduceSum, 8–10 ReduceSum/Max/Min (count), 11–13 ReduceSum/Max/Min (mask, repeat).
+/// 7 PairReduceSum, 8–10 ReduceSum/Max/Min (count), 11–13 ReduceSum/Max/Min (mask, repeat),
+/// 14–16 ReduceRepeat, 17–19 ReduceDataBlock, 20–22 ReducePairElem (each SUM, MAX, MIN).
 /// `tmp` may be null for the forms without a work buffer.
 ///
 /// # Safety
@@ -99,5 +135,48 @@ pub unsafe extern "C" fn ascendc_vec_reduce(
                 format!("element type {t} is not supported (supported: half/float)"),
             )),
         }
+    })
+}
+
+fn spr<T: ReduceElement>(op: u8, value: *mut u8, index: *mut u8) -> Result<(), SimError> {
+    let (v, i) = match op {
+        0 => {
+            let (v, i) = get_reduce_repeat_max_min_spr::<T>()?;
+            (v, Some(i))
+        }
+        1 => (get_reduce_repeat_max_min_spr_value::<T>()?, None),
+        _ => (get_reduce_repeat_sum_spr::<T>()?, None),
+    };
+    // SAFETY (caller): `value` and, for op 0, `index` point to a writable T.
+    unsafe {
+        (value as *mut T).write_unaligned(v);
+        if let Some(i) = i {
+            (index as *mut T).write_unaligned(i);
+        }
+    }
+    Ok(())
+}
+
+/// Reads a reduction result register: op 0 `GetReduceRepeatMaxMinSpr(value, index)`, 1
+/// `GetReduceRepeatMaxMinSpr(value)`, 2 `GetReduceRepeatSumSpr()` (into `value`).
+///
+/// # Safety
+/// `value` (and `index` for op 0) point to a writable element of type `elem`.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_reduce_spr(
+    op: u8,
+    elem: u8,
+    value: *mut u8,
+    index: *mut u8,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || match dtype(elem)? {
+        DType::Half => spr::<f16>(op, value, index),
+        DType::Float => spr::<f32>(op, value, index),
+        t => Err(SimError::new(
+            Category::Type,
+            "GetReduceRepeatSpr",
+            format!("element type {t} is not supported (supported: half/float)"),
+        )),
     })
 }

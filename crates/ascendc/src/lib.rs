@@ -66,6 +66,7 @@ pub use api::sync::{
     wait_flag,
 };
 pub use api::tbuf::TBuf;
+pub use api::tbuf_pool::TBufPool;
 pub use api::tensor::{DataFormat, GlobalTensor, LocalTensor, ShapeInfo};
 pub use api::tpipe::{PipeBuffer, TPipe};
 pub use api::tque::{TQue, TQueBind};
@@ -126,11 +127,15 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 
 /// Everything a kernel usually needs: `use ascendc::prelude::*;`.
 pub mod prelude {
+    pub use crate::api::scalar_compute::*;
     pub use crate::api::vec::binary::*;
     pub use crate::api::vec::cast::*;
     pub use crate::api::vec::compare::*;
     pub use crate::api::vec::control::*;
+    pub use crate::api::vec::copy::*;
     pub use crate::api::vec::duplicate::*;
+    pub use crate::api::vec::fill::*;
+    pub use crate::api::vec::gather::*;
     pub use crate::api::vec::mask::*;
     pub use crate::api::vec::reduce::*;
     pub use crate::api::vec::scalar::*;
@@ -141,7 +146,7 @@ pub mod prelude {
         BlockMode, Count, DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams,
         DataCopyPadParams, DataCopyParams, DataFormat, DeqScale, Element, GlobalTensor, GmAddr,
         GmBuffer, HardEvent, KernelMode, Launch, LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull,
-        PadMode, Pipe, QuePosition, Result, RoundMode, ShapeInfo, SliceInfo, TBuf, TPipe,
+        PadMode, Pipe, QuePosition, Result, RoundMode, ShapeInfo, SliceInfo, TBuf, TBufPool, TPipe,
         TPosition, TQue, TQueBind, UnaryRepeatParams, KEEP_MASK, K_MAX_DIM, MASK_PLACEHOLDER,
         PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
     };

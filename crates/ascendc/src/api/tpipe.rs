@@ -55,7 +55,7 @@ impl TPipe {
         }
     }
 
-    fn check_alive(&self) -> Result<()> {
+    pub(super) fn check_alive(&self) -> Result<()> {
         match &self.error {
             Some(e) => Err(e.clone()),
             None => Ok(()),
@@ -232,7 +232,13 @@ impl TPipe {
         Ok(())
     }
 
-    fn alloc(&mut self, core: &Core, api: &'static str, hw: Hardware, bytes: u32) -> Result<u32> {
+    pub(super) fn alloc(
+        &mut self,
+        core: &Core,
+        api: &'static str,
+        hw: Hardware,
+        bytes: u32,
+    ) -> Result<u32> {
         core.check_buffer(api, hw)?;
         let i = hw.local_index().expect("local buffer");
         let pool = core.profile.size_of(hw);

@@ -5,6 +5,7 @@ pub mod cube;
 pub mod dma;
 pub mod lifetime;
 pub mod memory;
+pub mod spr;
 pub mod trace;
 pub mod vector;
 
@@ -129,6 +130,8 @@ pub struct Core {
     pub lives: lifetime::BufferLives,
     /// Cube-unit state (L0C unit flags).
     pub cube: cube::CubeState,
+    /// Result registers of reductions and GatherMask.
+    pub spr: spr::SpecialRegs,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -181,6 +184,7 @@ impl Core {
             sync: Default::default(),
             lives: Default::default(),
             cube: Default::default(),
+            spr: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],

@@ -5,8 +5,12 @@ pub mod binary;
 pub mod cast;
 pub mod compare;
 pub mod control;
+pub mod copy;
 pub mod duplicate;
+pub mod fill;
+pub mod gather;
 pub mod mask;
+pub(crate) mod operand;
 pub mod operators;
 pub mod reduce;
 pub mod scalar;
@@ -614,7 +618,7 @@ fn run_in_place(
 
 /// The mask register value a level-0 mask argument sets (`isSetMask = true`), checked against
 /// the lanes of the instruction.
-fn level0_mask(
+pub(crate) fn level0_mask(
     core: &mut Core,
     api: &'static str,
     loc: SourceLoc,
@@ -669,7 +673,7 @@ fn level0_mask(
 
 /// Handles an instruction whose shape enables nothing: a no-op with a warning, or an error on
 /// products where a zero mask is rejected (normal mode on 910/310P). Returns whether to run.
-fn check_empty(
+pub(crate) fn check_empty(
     core: &mut Core,
     api: &'static str,
     loc: SourceLoc,

@@ -118,6 +118,85 @@ pub const REDUCE_RULES: [ReduceRules; 5] = {
         },
     ]
 };
+/// The forms of `GetReduceRepeatMaxMinSpr` a product has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaxMinSprForm {
+    /// `GetReduceRepeatMaxMinSpr(maxMinValue)` (Atlas inference series).
+    ValueOnly,
+    /// `GetReduceRepeatMaxMinSpr(maxMinValue, maxMinIndex)` (A2/A3).
+    ValueIndex,
+}
+/// `GetReduceRepeatMaxMinSpr` per product (910, 310P, A2, A3, 310B).
+pub const MAX_MIN_SPR: [Option<MaxMinSprForm>; 5] = [
+    None,
+    Some(MaxMinSprForm::ValueOnly),
+    Some(MaxMinSprForm::ValueIndex),
+    Some(MaxMinSprForm::ValueIndex),
+    None,
+];
+/// `GetReduceRepeatSumSpr`: half and float on A2/A3.
+pub const SUM_SPR: OpSupport = OpSupport::per_family(NONE, NONE, H_F, NONE);
+const GATHER_16_32: DTypeSet = DTypeSet::of(&[Int16, Uint16, Half, Int32, Uint32, Float]);
+const GATHER_16_32_BF: DTypeSet =
+    DTypeSet::of(&[Int16, Uint16, Half, Bfloat16, Int32, Uint32, Float]);
+const GATHER_8_16_32: DTypeSet =
+    DTypeSet::of(&[Int8, Uint8, Int16, Uint16, Half, Int32, Uint32, Float]);
+/// GatherMask (`src0`/`dst` type; the pattern tensor is uint16 / uint32 of the same width).
+pub const GATHER_MASK: OpSupport =
+    OpSupport::per_family(NONE, GATHER_16_32, GATHER_16_32_BF, GATHER_16_32);
+/// The largest built-in GatherMask pattern per product (0: no GatherMask).
+pub const GATHER_MASK_PATTERN_MAX: [u8; 5] = [0, 6, 7, 7, 7];
+/// What the GatherMask `mask` counts in counter mode (`reduceMode = true`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GatherMaskCounter {
+    /// Elements of each of `repeatTimes` repeats (A2/A3/310B).
+    PerRepeat,
+    /// Elements in total; `repeatTimes` is ignored (310P).
+    Total,
+}
+/// GatherMask counter-mode meaning per product.
+pub const GATHER_MASK_COUNTER: [GatherMaskCounter; 5] = [
+    GatherMaskCounter::PerRepeat,
+    GatherMaskCounter::Total,
+    GatherMaskCounter::PerRepeat,
+    GatherMaskCounter::PerRepeat,
+    GatherMaskCounter::PerRepeat,
+];
+/// Gather.
+pub const GATHER: OpSupport =
+    OpSupport::per_family(NONE, GATHER_16_32, GATHER_16_32_BF, GATHER_8_16_32);
+/// Gather / Scatter byte-offset limits of 8- and 16-bit elements (`2^16 − 1`, `2^17 − 1`) apply
+/// (310B); elsewhere an offset may be any uint32.
+pub const GATHER_SMALL_OFFSET_LIMITS: [bool; 5] = [false, false, false, false, true];
+/// Gatherb.
+pub const GATHERB: OpSupport = OpSupport::per_family(
+    NONE,
+    NONE,
+    DTypeSet::of(&[Uint16, Uint32]),
+    DTypeSet::of(&[
+        Int8, Uint8, Int16, Uint16, Half, Bfloat16, Int32, Uint32, Float, Int64,
+    ]),
+);
+/// Gatherb `dstBlkStride = 0` is taken as 1 (A2/A3).
+pub const GATHERB_BLK_ZERO_IS_ONE: [bool; 5] = [false, false, true, true, false];
+/// Scatter.
+pub const SCATTER: OpSupport = OpSupport::per_family(
+    NONE,
+    DTypeSet::of(&[Uint16, Half, Uint32, Float]),
+    NONE,
+    GATHER_8_16_32,
+);
+/// Brcb.
+pub const BRCB: OpSupport = OpSupport::per_family(NONE, GATHER_16_32, GATHER_16_32_BF, NONE);
+/// CreateVecIndex (the 310P page lists no types: the A2 list is used there).
+pub const CREATE_VEC_INDEX: OpSupport = OpSupport::per_family(
+    NONE,
+    DTypeSet::of(&[Int16, Half, Int32, Float]),
+    DTypeSet::of(&[Int16, Half, Int32, Float]),
+    DTypeSet::of(&[Int16, Half, Int32, Float]),
+);
+/// Copy (UB → UB with a mask and strides).
+pub const COPY: OpSupport = OpSupport::per_family(NONE, NONE, GATHER_16_32_BF, GATHER_16_32_BF);
 /// Div.
 pub const DIV: OpSupport = OpSupport::uniform(H_F, H_F);
 /// And, Or, Not.

@@ -293,6 +293,8 @@ pub(super) fn level0<T: ReduceElement>(
         } else {
             Box::new(0..shape.repeats)
         };
+        // The max/min register: the extreme over every repeat, indexed in read order.
+        let mut overall: Option<(T, u64)> = None;
         for r in repeats {
             let bits = shape.bits(r);
             gather(ub, &src_op, r, bits, l, &mut v, &mut en);
@@ -331,12 +333,24 @@ pub(super) fn level0<T: ReduceElement>(
                         }
                         if form.group == Group::Repeat {
                             write_value_index(ub, out, form.order, best.0, best.1);
+                            let at = r as u64 * l as u64 + best.1 as u64;
+                            if overall.is_none_or(|(x, _)| better(op, best.0, x)) {
+                                overall = Some((best.0, at));
+                            }
                         } else {
                             write(ub, out, best.0);
                         }
                     }
                 }
             }
+        }
+        if let Some((value, index)) = overall {
+            core.spr.max_min = Some(MaxMinSpr {
+                dtype: T::DTYPE,
+                value_bits: raw_bits(value),
+                index,
+                contiguous: !state.counter_mode && src_blk == 1 && src_rep == 8,
+            });
         }
         let dst_acc = Access {
             write: true,
@@ -433,4 +447,11 @@ pub(super) fn check_overlap(
         }
     }
     Ok(())
+}
+
+/// The raw bits of an element, zero-extended.
+pub(super) fn raw_bits<T: Element>(x: T) -> u64 {
+    let mut b = [0u8; 8];
+    b[..T::SIZE].copy_from_slice(bytemuck::bytes_of(&x));
+    u64::from_le_bytes(b)
 }

@@ -7,6 +7,7 @@
 //! the smallest index on ties.
 
 mod engine;
+mod reduce_type;
 mod tree;
 mod whole_tensor;
 
@@ -14,6 +15,7 @@ use super::support::{self, CountSumOrder, OpSupport, ReduceRules};
 use super::{check_dtype, Count, Mask};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
+use crate::core::spr::MaxMinSpr;
 use crate::core::trace::{Access, Pipe, Space};
 use crate::core::vector::{contiguous_mask_bits, for_lanes, Enable, Operand, Shape, BLOCK};
 use crate::core::Core;
@@ -22,6 +24,7 @@ use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::numeric::Arith;
 use crate::position::Hardware;
 use engine::*;
+pub use reduce_type::*;
 use tree::*;
 pub use whole_tensor::*;
 

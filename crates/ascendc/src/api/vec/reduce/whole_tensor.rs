@@ -283,6 +283,9 @@ pub(super) fn reduce_whole<T: ReduceElement>(
                 let p = partial_sums::<T>(ub, &src_op, &shape, sat);
                 let acc = p[1..].iter().fold(p[0], |a, &x| T::add(a, x, sat));
                 write(ub, d, acc);
+                if matches!(extent, Extent::Count(_)) {
+                    core.spr.sum = Some((T::DTYPE, raw_bits(acc)));
+                }
                 let src_acc = src_op.access(false, s, &shape);
                 core.issue_vector(api, loc, &[src_acc], l);
                 core.issue(Pipe::S, api, loc, &[ub_access(true, d, s as u64)]);
@@ -349,6 +352,9 @@ pub(super) fn reduce_whole<T: ReduceElement>(
                     ]);
                 }
                 write(ub, d, value);
+                if matches!(extent, Extent::Count(_)) {
+                    core.spr.sum = Some((T::DTYPE, raw_bits(value)));
+                }
                 for rec in &records {
                     core.issue_vector(api, loc, rec, l);
                 }
@@ -379,6 +385,12 @@ pub(super) fn reduce_whole<T: ReduceElement>(
                 write(ub, w + ((2 * r + 1) * s) as u64, T::index_slot(k));
             }
             write(ub, d, best.0);
+            core.spr.max_min = Some(MaxMinSpr {
+                dtype: T::DTYPE,
+                value_bits: raw_bits(best.0),
+                index: best.1,
+                contiguous: src_op.blk_stride == 1 && src_op.rep_stride == 8,
+            });
             if cal_index {
                 write(ub, d + s as u64, T::index_slot(best.1 as u32));
             }
