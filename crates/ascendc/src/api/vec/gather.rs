@@ -541,10 +541,7 @@ pub fn gather<T: Element>(
     src_base_addr: u32,
     count: impl Into<Count>,
 ) -> Result<()> {
-    let issue = match count.into() {
-        Count::Elements(n) => Issue::Count(n),
-        Count::KeepMask => Issue::KeepMask,
-    };
+    let issue = Issue::from(count.into());
     index_move(
         "Gather",
         SourceLoc::caller(),
@@ -596,10 +593,7 @@ pub fn scatter<T: Element>(
     dst_base_addr: u32,
     count: impl Into<Count>,
 ) -> Result<()> {
-    let issue = match count.into() {
-        Count::Elements(n) => Issue::Count(n),
-        Count::KeepMask => Issue::KeepMask,
-    };
+    let issue = Issue::from(count.into());
     index_move(
         "Scatter",
         SourceLoc::caller(),
