@@ -40,6 +40,7 @@ pub struct Launch {
     threads: Option<usize>,
     options: CoreOptions,
     check_hazards: bool,
+    check_gm_races: bool,
     schedule: Option<Schedule>,
     /// Keep the instruction record: `None` decides by the consumers asked for.
     record: Option<bool>,
@@ -176,6 +177,7 @@ impl Launch {
             threads: None,
             options: CoreOptions::default(),
             check_hazards: false,
+            check_gm_races: true,
             schedule: None,
             record: None,
             trace_path: None,
@@ -256,16 +258,20 @@ impl Launch {
     }
 
     /// Keeps or drops the full per-instruction record; counts are always kept. By default the
-    /// record is kept only when something reads it: the hazard checker, a trace or timing
-    /// report, or the inter-block GM race check of a launch with more than one core.
+    /// record is kept only when something reads it: the hazard checker or a trace or timing
+    /// report. (The inter-block GM race check keeps its own compact GM footprint instead.)
     pub fn record_trace(mut self, on: bool) -> Launch {
         self.record = Some(on);
         self
     }
 
-    /// Keeps the record unless [`Launch::record_trace`] turned it off.
-    pub(crate) fn keep_record(mut self) -> Launch {
-        self.record.get_or_insert(true);
+    /// Reports GM bytes two cores touch, at least one writing, in an order no cross-core
+    /// synchronisation fixes (on by default for launches of more than one core). Each core
+    /// keeps a compact GM footprint for it: contiguous accesses from one call site between two
+    /// synchronisations are merged, so its memory grows with the call sites and sync points,
+    /// not with the instruction count.
+    pub fn check_gm_races(mut self, on: bool) -> Launch {
+        self.check_gm_races = on;
         self
     }
 
@@ -360,9 +366,10 @@ impl Launch {
         let (cores, group): (Vec<CoreId>, Vec<u32>) = self.cores().into_iter().unzip();
         let timing = self.trace_path.is_some() || self.timing_report;
         let mut resolved = self.clone();
-        resolved.options.record_trace = self
-            .record
-            .unwrap_or(self.check_hazards || timing || cores.len() > 1);
+        resolved.options.record_trace = self.record.unwrap_or(self.check_hazards || timing);
+        // The schedule check also reads the footprint (GM bytes written by float atomics).
+        resolved.options.gm_log =
+            (self.check_gm_races || self.schedule.is_some()) && cores.len() > 1;
         let this = &resolved;
         let threads = self
             .threads
@@ -440,7 +447,7 @@ impl Launch {
             errors.extend(e);
             blocks.push(b);
         }
-        if this.options.record_trace && blocks.len() > 1 {
+        if this.options.gm_log && self.check_gm_races {
             diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
         }
         if this.options.record_trace && self.check_hazards {

@@ -14,7 +14,7 @@ struct Run {
     end: u64,
     /// Index of the core's report.
     core: usize,
-    /// Instruction index in the core's record.
+    /// Sequence number of the (first) instruction in its core.
     instr: u32,
     write: bool,
     atomic: bool,
@@ -39,28 +39,24 @@ fn before(blocks: &[BlockReport], a: &Run, b: &Run) -> bool {
 pub fn multi_core_gm_overlap(blocks: &[BlockReport]) -> Vec<Diagnostic> {
     let mut runs: HashMap<u64, Vec<Run>> = HashMap::new();
     for (c, b) in blocks.iter().enumerate() {
-        for (i, ins) in b.trace.instructions().iter().enumerate() {
-            for acc in b.trace.accesses(ins) {
-                let Space::Gm(region) = acc.space else {
-                    continue;
-                };
-                if acc.len == 0 {
-                    continue;
-                }
-                let atomic = acc.write && b.sync.atomic_at(i as u32).op.is_some();
-                let list = runs.entry(region).or_default();
-                for (start, end) in super::runs(acc) {
-                    list.push(Run {
-                        start,
-                        end,
-                        core: c,
-                        instr: i as u32,
-                        write: acc.write,
-                        atomic,
-                        api: ins.api,
-                        location: ins.location,
-                    });
-                }
+        for t in b.trace.gm_touches() {
+            let acc = &t.access;
+            let Space::Gm(region) = acc.space else {
+                continue;
+            };
+            let atomic = acc.write && b.sync.atomic_at(t.seq).op.is_some();
+            let list = runs.entry(region).or_default();
+            for (start, end) in super::runs(acc) {
+                list.push(Run {
+                    start,
+                    end,
+                    core: c,
+                    instr: t.seq,
+                    write: acc.write,
+                    atomic,
+                    api: t.api,
+                    location: t.location,
+                });
             }
         }
     }

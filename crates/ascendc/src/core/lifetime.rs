@@ -12,8 +12,6 @@ use crate::position::TPosition;
 /// One allocation of one queue buffer.
 #[derive(Debug, Clone, Copy)]
 struct Life {
-    queue: u32,
-    buf: u16,
     gen: u32,
     pos: TPosition,
     alloc_at: SourceLoc,
@@ -24,32 +22,35 @@ struct Life {
 /// short vector searched linearly).
 #[derive(Debug, Default)]
 pub struct BufferLives {
+    /// `queue << 16 | buf` of each entry of `lives`, searched on every operand check.
+    keys: Vec<u64>,
     lives: Vec<Life>,
 }
 
 impl BufferLives {
-    fn find(&self, queue: u32, buf: u16) -> Option<&Life> {
-        self.lives.iter().find(|l| l.queue == queue && l.buf == buf)
+    fn key(queue: u32, buf: u16) -> u64 {
+        (queue as u64) << 16 | buf as u64
+    }
+
+    fn index(&self, queue: u32, buf: u16) -> Option<usize> {
+        let k = Self::key(queue, buf);
+        self.keys.iter().position(|&x| x == k)
     }
 
     /// Starts a new allocation of buffer `buf` of queue `queue` (position `pos`) at `loc`;
     /// returns its generation.
     pub fn allocate(&mut self, queue: u32, buf: u16, pos: TPosition, loc: SourceLoc) -> u32 {
-        match self
-            .lives
-            .iter_mut()
-            .find(|l| l.queue == queue && l.buf == buf)
-        {
-            Some(l) => {
+        match self.index(queue, buf) {
+            Some(i) => {
+                let l = &mut self.lives[i];
                 l.gen = l.gen.wrapping_add(1);
                 l.alloc_at = loc;
                 l.freed_at = None;
                 l.gen
             }
             None => {
+                self.keys.push(Self::key(queue, buf));
                 self.lives.push(Life {
-                    queue,
-                    buf,
                     gen: 1,
                     pos,
                     alloc_at: loc,
@@ -62,17 +63,14 @@ impl BufferLives {
 
     /// Ends the current allocation of the buffer (`FreeTensor` at `loc`).
     pub fn free(&mut self, queue: u32, buf: u16, loc: SourceLoc) {
-        if let Some(l) = self
-            .lives
-            .iter_mut()
-            .find(|l| l.queue == queue && l.buf == buf)
-        {
-            l.freed_at = Some(loc);
+        if let Some(i) = self.index(queue, buf) {
+            self.lives[i].freed_at = Some(loc);
         }
     }
 
     /// Checks that operand `name` of `api`, a tensor of allocation `gen` of the buffer, is still
     /// live. Buffers this core never allocated (tensors from other front ends) pass.
+    #[inline]
     pub fn check(
         &self,
         api: &'static str,
@@ -81,29 +79,28 @@ impl BufferLives {
         buf: u16,
         gen: u32,
     ) -> Result<()> {
-        let Some(l) = self.find(queue, buf) else {
+        let Some(i) = self.index(queue, buf) else {
             return Ok(());
         };
+        let l = &self.lives[i];
+        if l.gen == gen && l.freed_at.is_none() {
+            return Ok(());
+        }
+        Err(Self::stale(l, api, name, buf, gen))
+    }
+
+    /// The error for a use of allocation `gen` of buffer `buf` whose current life is `l`.
+    #[cold]
+    #[inline(never)]
+    fn stale(l: &Life, api: &'static str, name: &str, buf: u16, gen: u32) -> SimError {
         let what = || {
             format!(
                 "tensor `{name}` is buffer {buf} of a {} queue, allocated by AllocTensor",
                 l.pos
             )
         };
-        if l.gen != gen {
-            return Err(SimError::new(
-                Category::QueueState,
-                api,
-                format!(
-                    "{} and since freed: the buffer now belongs to a later AllocTensor (at {}); \
-                     use a tensor only between its AllocTensor/DeQue and its FreeTensor",
-                    what(),
-                    l.alloc_at
-                ),
-            ));
-        }
-        if let Some(f) = l.freed_at {
-            return Err(SimError::new(
+        match l.freed_at {
+            Some(f) if l.gen == gen => SimError::new(
                 Category::QueueState,
                 api,
                 format!(
@@ -113,9 +110,18 @@ impl BufferLives {
                     l.alloc_at,
                     f
                 ),
-            ));
+            ),
+            _ => SimError::new(
+                Category::QueueState,
+                api,
+                format!(
+                    "{} and since freed: the buffer now belongs to a later AllocTensor (at {}); \
+                     use a tensor only between its AllocTensor/DeQue and its FreeTensor",
+                    what(),
+                    l.alloc_at
+                ),
+            ),
         }
-        Ok(())
     }
 }
 

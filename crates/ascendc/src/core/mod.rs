@@ -35,6 +35,8 @@ pub const PAD_POISON: u64 = 0xA5A5_A5A5_A5A5_A5A5;
 pub struct CoreOptions {
     /// Keep the full instruction record (otherwise only per-pipe counts).
     pub record_trace: bool,
+    /// Keep the GM footprint the inter-core race check reads (multi-core launches).
+    pub gm_log: bool,
     /// Level-2 DataCopy count rounding.
     pub count_rounding: CountRounding,
     /// fp16 results saturate (±65504, NaN → 0) instead of producing Inf/NaN.
@@ -45,6 +47,7 @@ impl Default for CoreOptions {
     fn default() -> Self {
         CoreOptions {
             record_trace: true,
+            gm_log: false,
             count_rounding: CountRounding::Hardware,
             fp16_saturation: true,
         }
@@ -177,7 +180,7 @@ impl Core {
             block_num,
             mem,
             vector: VectorState::new(options.fp16_saturation),
-            trace: Trace::new(options.record_trace),
+            trace: Trace::with_gm_log(options.record_trace, options.gm_log),
             options,
             pad_register: None,
             sys_workspace: None,

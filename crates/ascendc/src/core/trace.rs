@@ -243,6 +243,21 @@ pub struct Instr {
     accesses: (u32, u32),
 }
 
+/// One entry of the GM footprint: GM bytes an instruction (or a run of instructions from one
+/// call site between two synchronisations, whose contiguous accesses were merged) touched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GmTouch {
+    /// The pattern (its `space` is the GM allocation).
+    pub access: Access,
+    /// Sequence number of the first instruction (its index in the full record when one is kept).
+    pub seq: u32,
+    /// API that issued it.
+    pub api: &'static str,
+    /// Kernel source line of the API call.
+    pub location: SourceLoc,
+    epoch: u32,
+}
+
 /// The per-core instruction record.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
@@ -250,6 +265,13 @@ pub struct Trace {
     instrs: Vec<Instr>,
     accesses: Vec<Access>,
     counts: [u64; 8],
+    seq: u32,
+    gm_log: bool,
+    gm: Vec<GmTouch>,
+    /// Per (allocation, write): the index in `gm` of the last entry, the one a contiguous next
+    /// access may extend.
+    gm_last: Vec<(u64, bool, usize)>,
+    epoch: u32,
 }
 
 impl Trace {
@@ -258,6 +280,75 @@ impl Trace {
         Trace {
             enabled,
             ..Trace::default()
+        }
+    }
+
+    /// [`Trace::new`], also keeping the GM footprint (for the inter-core race check) when
+    /// `gm_log`.
+    pub fn with_gm_log(enabled: bool, gm_log: bool) -> Trace {
+        Trace {
+            enabled,
+            gm_log,
+            ..Trace::default()
+        }
+    }
+
+    /// Sequence number the next instruction gets: the number issued so far.
+    pub fn seq(&self) -> u32 {
+        self.seq
+    }
+
+    /// Ends the current merge window of the GM footprint: accesses after a synchronisation or an
+    /// atomic-mode change are never merged with earlier ones.
+    pub fn gm_fence(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+    }
+
+    /// The GM footprint (empty unless kept).
+    pub fn gm_touches(&self) -> &[GmTouch] {
+        &self.gm
+    }
+
+    fn log_gm(&mut self, api: &'static str, location: SourceLoc, accesses: &[Access]) {
+        for a in accesses {
+            let Space::Gm(region) = a.space else {
+                continue;
+            };
+            if a.len == 0 || a.blocks == 0 || a.repeats == 0 {
+                continue;
+            }
+            let simple = |x: &Access| x.blocks == 1 && x.repeats == 1;
+            let slot = self
+                .gm_last
+                .iter()
+                .position(|&(r, w, _)| r == region && w == a.write);
+            if let Some(k) = slot {
+                let last = &mut self.gm[self.gm_last[k].2];
+                if last.epoch == self.epoch
+                    && last.api == api
+                    && last.location == location
+                    && simple(&last.access)
+                    && simple(a)
+                    && last.access.end() == a.base
+                {
+                    if let Some(len) = last.access.len.checked_add(a.len) {
+                        last.access.len = len;
+                        continue;
+                    }
+                }
+            }
+            let idx = self.gm.len();
+            self.gm.push(GmTouch {
+                access: *a,
+                seq: self.seq,
+                api,
+                location,
+                epoch: self.epoch,
+            });
+            match slot {
+                Some(k) => self.gm_last[k].2 = idx,
+                None => self.gm_last.push((region, a.write, idx)),
+            }
         }
     }
 
@@ -284,6 +375,10 @@ impl Trace {
         lanes: u16,
     ) {
         self.counts[pipe as usize] += 1;
+        if self.gm_log && !accesses.is_empty() {
+            self.log_gm(api, location, accesses);
+        }
+        self.seq = self.seq.wrapping_add(1);
         if !self.enabled {
             return;
         }
@@ -297,6 +392,14 @@ impl Trace {
             lanes,
             accesses: (start, self.accesses.len() as u32),
         });
+    }
+
+    /// Counts `n` instructions on `pipe` without recording them (only valid while the record
+    /// is off: a kept record must list every instruction).
+    pub fn count(&mut self, pipe: Pipe, n: u64) {
+        debug_assert!(!self.enabled, "a kept record must list every instruction");
+        self.counts[pipe as usize] += n;
+        self.seq = self.seq.wrapping_add(n as u32);
     }
 
     /// True when full records are kept.

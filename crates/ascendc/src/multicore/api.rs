@@ -35,7 +35,8 @@ fn sync_op(
             core.issue(pipe, api, loc, &[]);
         }
         f(core, &sched, me)?;
-        let at = core.trace.instructions().len() as u32;
+        let at = core.trace.seq();
+        core.trace.gm_fence();
         core.sync.clocks.push((at, sched.clock(me)));
         Ok(())
     })
@@ -427,7 +428,8 @@ fn set_atomic(
             (None, Some(t)) => st.dtype = Some(t),
             (None, None) => st.op = None,
         }
-        let at = core.trace.instructions().len() as u32;
+        let at = core.trace.seq();
+        core.trace.gm_fence();
         let state = core.sync.atomic;
         core.sync.atomics.push((at, state));
         Ok(())

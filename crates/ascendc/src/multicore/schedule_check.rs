@@ -106,17 +106,15 @@ impl fmt::Display for ScheduleCheck {
 fn float_atomic_runs(report: &LaunchReport) -> Vec<(u64, u64, u64)> {
     let mut out = Vec::new();
     for b in &report.blocks {
-        for (i, ins) in b.trace.instructions().iter().enumerate() {
-            let st = b.sync.atomic_at(i as u32);
+        for t in b.trace.gm_touches() {
+            let st = b.sync.atomic_at(t.seq);
             let float = matches!(st.dtype, Some(DType::Half | DType::Bfloat16 | DType::Float));
             if st.op != Some(AtomicOp::Add) || !float {
                 continue;
             }
-            for acc in b.trace.accesses(ins) {
-                if let (true, Space::Gm(region)) = (acc.write, acc.space) {
-                    for (s, e) in crate::check::runs(acc) {
-                        out.push((region, s, e));
-                    }
+            if let (true, Space::Gm(region)) = (t.access.write, t.access.space) {
+                for (s, e) in crate::check::runs(&t.access) {
+                    out.push((region, s, e));
                 }
             }
         }
@@ -151,7 +149,7 @@ impl Launch {
             let s = Schedule::nth(i);
             schedules.push(s);
             restore(&initial);
-            let report = match self.clone().schedule(s).keep_record().run(&kernel) {
+            let report = match self.clone().schedule(s).run(&kernel) {
                 Ok(r) => r,
                 Err(mut e) => {
                     e.report.diagnostics.push(Diagnostic {

@@ -344,6 +344,11 @@ pub(crate) fn run_bits(
     bits: &[BitOpnd],
     mut exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
 ) -> Result<()> {
+    if let (Issue::Count(n), true) = (issue, bits.is_empty()) {
+        if run_dense_count(core, api, lanes, n, ops, &mut exec) {
+            return Ok(());
+        }
+    }
     for (name, pos, hw, addr, owner) in ops
         .iter()
         .map(|o| (o.name, o.pos, o.hw, o.addr, o.owner))
@@ -561,6 +566,80 @@ pub(crate) fn run_bits(
         }
     }
     Ok(())
+}
+
+/// The common level-2 call, without building the general path's instruction plan: every
+/// operand a live, 32-byte aligned UB tensor holding `n` dense elements, each source either
+/// disjoint from the destination or the same bytes of the same type, the record off. The general
+/// path would give no warning for such a call, lower it to instructions that differ only in how
+/// the elements are grouped (the operation is element-wise), and leave the same mask state; this
+/// runs them as one counter-shaped pass and counts the instructions. Returns `false`, having
+/// done nothing, when the call needs the general path (which also reports any error).
+fn run_dense_count(
+    core: &mut Core,
+    api: &'static str,
+    lanes: u32,
+    n: i64,
+    ops: &[Opnd],
+    exec: &mut impl FnMut(&mut [u8], &Shape, &[Operand]),
+) -> bool {
+    if core.trace.enabled() || !(1..=i32::MAX as i64).contains(&n) || ops.len() > 6 {
+        return false;
+    }
+    let n = n as u64;
+    let extent = |o: &Opnd| (o.addr as u64, o.addr as u64 + n * o.size as u64);
+    for o in ops {
+        if o.hw != Hardware::UB
+            || !(o.addr as u64).is_multiple_of(BLOCK)
+            || !(lanes as u64 * o.size as u64).is_multiple_of(BLOCK)
+            || n * o.size as u64 > o.len as u64
+            || Owner::check_live(o.owner, core, api, o.name).is_err()
+        {
+            return false;
+        }
+    }
+    for w in ops.iter().filter(|o| o.write) {
+        let (ws, we) = extent(w);
+        for r in ops.iter().filter(|o| !o.write) {
+            let (rs, re) = extent(r);
+            let same = ws == rs && w.size == r.size;
+            if !(same || we <= rs || re <= ws) {
+                return false;
+            }
+        }
+    }
+    let mut operands = [Operand {
+        addr: 0,
+        blk_stride: 1,
+        rep_stride: 8,
+    }; 6];
+    for (slot, o) in operands.iter_mut().zip(ops) {
+        *slot = Operand::contiguous(o.addr as u64, o.size, lanes);
+    }
+    let shape = Shape {
+        lanes,
+        repeats: n.div_ceil(lanes as u64) as u32,
+        enable: Enable::Counter(n),
+    };
+    exec(
+        core.mem.bytes_mut(Hardware::UB),
+        &shape,
+        &operands[..ops.len()],
+    );
+    let per = lanes as u64;
+    if core.profile.counter_mode {
+        core.trace.count(crate::core::trace::Pipe::V, 1);
+        core.vector.counter_mode = false;
+        core.vector.mask = [u64::MAX; 2];
+    } else {
+        let (nrep, tail) = (n / per, n % per);
+        core.trace.count(
+            crate::core::trace::Pipe::V,
+            nrep.div_ceil(255) + u64::from(tail > 0),
+        );
+        core.vector.mask = contiguous_mask_bits(if tail > 0 { tail } else { per }, lanes);
+    }
+    true
 }
 
 /// Runs an instruction whose operands do not move between repeats (repeat stride 0 everywhere):
