@@ -309,6 +309,7 @@ impl Trace {
         &self.gm
     }
 
+    #[inline(never)]
     fn log_gm(&mut self, api: &'static str, location: SourceLoc, accesses: &[Access]) {
         for a in accesses {
             let Space::Gm(region) = a.space else {
@@ -324,9 +325,13 @@ impl Trace {
                 .position(|&(r, w, _)| r == region && w == a.write);
             if let Some(k) = slot {
                 let last = &mut self.gm[self.gm_last[k].2];
+                // Same call site, compared by address (a site is one string in the binary).
+                let same_site = std::ptr::eq(last.api, api)
+                    && std::ptr::eq(last.location.file, location.file)
+                    && last.location.line == location.line
+                    && last.location.column == location.column;
                 if last.epoch == self.epoch
-                    && last.api == api
-                    && last.location == location
+                    && same_site
                     && simple(&last.access)
                     && simple(a)
                     && last.access.end() == a.base
@@ -353,6 +358,7 @@ impl Trace {
     }
 
     /// Records one instruction.
+    #[inline]
     pub fn record(
         &mut self,
         pipe: Pipe,
@@ -365,6 +371,7 @@ impl Trace {
     }
 
     /// Records one instruction with its lanes per repeat (vector instructions).
+    #[inline]
     pub fn record_lanes(
         &mut self,
         pipe: Pipe,
@@ -379,9 +386,21 @@ impl Trace {
             self.log_gm(api, location, accesses);
         }
         self.seq = self.seq.wrapping_add(1);
-        if !self.enabled {
-            return;
+        if self.enabled {
+            self.push(pipe, api, kind, location, accesses, lanes);
         }
+    }
+
+    #[inline(never)]
+    fn push(
+        &mut self,
+        pipe: Pipe,
+        api: &'static str,
+        kind: InstrKind,
+        location: SourceLoc,
+        accesses: &[Access],
+        lanes: u16,
+    ) {
         let start = self.accesses.len() as u32;
         self.accesses.extend_from_slice(accesses);
         self.instrs.push(Instr {

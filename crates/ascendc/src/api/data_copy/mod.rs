@@ -226,6 +226,18 @@ pub(crate) fn copy_level0<T: Element>(
     p: DataCopyParams,
 ) -> Result<()> {
     let rt = route(core, src, dst)?;
+    copy_routed::<T>(core, loc, dst, src, p, rt)
+}
+
+/// [`copy_level0`] on a route already found.
+fn copy_routed<T: Element>(
+    core: &mut Core,
+    loc: SourceLoc,
+    dst: Side,
+    src: Side,
+    p: DataCopyParams,
+    rt: Route,
+) -> Result<()> {
     check_path(core, API, rt.path)?;
     if matches!(rt.path, DataPath::GmUb) && !core.profile.gm_ub_dtypes.contains(T::DTYPE) {
         return Err(SimError::new(
@@ -362,12 +374,13 @@ fn copy_count<T: Element>(
             ),
         ));
     }
-    copy_level0::<T>(
+    copy_routed::<T>(
         core,
         loc,
         dst,
         src,
         DataCopyParams::new(1, units as u16, 0, 0),
+        rt,
     )
 }
 
