@@ -3,8 +3,9 @@
 //!
 //! Run: `cargo run --release -p ascendc --example overhead [-- <elements> <empty blockDim>]`
 //! (0 elements skips the add pattern).
-//! Prints one row per tile size (simulated time, native time, ratio) with the instruction record
-//! off, on, and on with the hazard checker, then the cost per block of an empty kernel.
+//! Prints the peak memory a default launch adds at the smallest tile, one row per tile size
+//! (simulated time, native time, ratio) with the instruction record off, on, and on with the
+//! hazard checker, then the cost per block of an empty kernel.
 
 #[path = "kernels/add.rs"]
 mod kernels;
@@ -72,6 +73,22 @@ fn add_pattern(n: usize) {
         "add pattern, {n} floats, blockDim {block_dim}, depth-2 queues, median of {RUNS} runs"
     );
     println!("native loop: {native:.2?}");
+    // Memory first, while the high-water mark is still that of the data: a default launch (the
+    // GM race check on, no instruction record) at the smallest tile.
+    let tiling = AddTiling {
+        total_length: n as u32,
+        tile_num: n as u32 / block_dim / BUFFER_NUM / 128,
+    };
+    let before = peak_rss_kib();
+    Launch::new(block_dim)
+        .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
+        .expect("kernel runs");
+    if let (Some(b), Some(a)) = (before, peak_rss_kib()) {
+        println!(
+            "peak RSS above the data, default launch at tile 128: {:.1} MiB",
+            a.saturating_sub(b) as f64 / 1024.0
+        );
+    }
     println!(
         "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
         "tile", "record off", "ratio", "record on", "ratio", "hazard check", "ratio"
@@ -101,4 +118,11 @@ fn add_pattern(n: usize) {
             r(checked)
         );
     }
+}
+
+/// The process's peak resident set (`VmHWM`), in KiB, where the OS reports it.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
