@@ -4,6 +4,7 @@
 use ascendc::error::{Category, SimError, SourceLoc};
 use ascendc::position::{Hardware, TPosition};
 use ascendc::{DType, DataFormat, LocalTensor, ShapeInfo};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
@@ -24,28 +25,52 @@ pub struct AscLoc {
 
 static FILES: Mutex<Option<HashMap<Vec<u8>, &'static str>>> = Mutex::new(None);
 
+thread_local! {
+    /// File names this thread has seen, by the address of the C++ string literal (a call site's
+    /// `__FILE__` is one literal), checked against the bytes there on every use (a library
+    /// loaded later may reuse an address).
+    static SEEN: RefCell<FxHashMap<usize, &'static str>> = RefCell::new(FxHashMap::default());
+}
+
 impl AscLoc {
-    /// The location as the simulator records it. File names are interned once per name.
+    /// The location as the simulator records it. File names are interned once per name (and
+    /// looked up once per thread and literal).
     pub fn source(self) -> SourceLoc {
-        let name = if self.file.is_null() {
-            b"<unknown>".to_vec()
-        } else {
-            // SAFETY: the C++ side passes a NUL-terminated string literal.
-            unsafe { CStr::from_ptr(self.file) }.to_bytes().to_vec()
-        };
-        let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
-        let file = *files
-            .get_or_insert_with(HashMap::new)
-            .entry(name)
-            .or_insert_with_key(|n| {
-                Box::leak(String::from_utf8_lossy(n).into_owned().into_boxed_str())
-            });
+        let key = self.file as usize;
+        let file = SEEN.with(|seen| {
+            if let Some(f) = seen.borrow().get(&key) {
+                // SAFETY: the C++ side passes a NUL-terminated string literal.
+                if !self.file.is_null()
+                    && unsafe { CStr::from_ptr(self.file) }.to_bytes() == f.as_bytes()
+                {
+                    return *f;
+                }
+            }
+            let f = intern(self.file);
+            seen.borrow_mut().insert(key, f);
+            f
+        });
         SourceLoc {
             file,
             line: self.line,
             column: self.column,
         }
     }
+}
+
+/// The interned copy of a C file name (`<unknown>` for null).
+fn intern(file: *const c_char) -> &'static str {
+    let name = if file.is_null() {
+        b"<unknown>".to_vec()
+    } else {
+        // SAFETY: the C++ side passes a NUL-terminated string literal.
+        unsafe { CStr::from_ptr(file) }.to_bytes().to_vec()
+    };
+    let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
+    files
+        .get_or_insert_with(HashMap::new)
+        .entry(name)
+        .or_insert_with_key(|n| Box::leak(String::from_utf8_lossy(n).into_owned().into_boxed_str()))
 }
 
 /// `ShapeInfo` as C++ lays it out.

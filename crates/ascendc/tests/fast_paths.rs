@@ -132,3 +132,81 @@ fn long_count_splits_into_instructions_on_normal_mode_products() {
     assert_eq!(fast.1, 4);
     assert_eq!(general, fast);
 }
+
+/// What a copy run leaves: the output GM bytes, the recorded (pipe, accesses) of every
+/// instruction, or the error.
+type CopyOutcome = std::result::Result<(Vec<u8>, Vec<String>), String>;
+
+/// Loads `count` elements from element `goff` of a GM buffer into UB at byte `uoff`, stores
+/// them back to a second buffer at element `goff`, by level-2 counts (`level2`) or by the
+/// level-0 `DataCopyParams {1, count·size/32, 0, 0}` the count lowers to.
+fn copy_run<T: ascendc::Element>(level2: bool, count: u32, goff: u64, uoff: u32) -> CopyOutcome {
+    const GM_BYTES: usize = 64 * 1024;
+    let src: Vec<u8> = (0..GM_BYTES).map(|i| (i * 7 % 251) as u8).collect();
+    let (sg, dg) = (GmBuffer::from_slice(&src), GmBuffer::zeroed(GM_BYTES));
+    let (sa, da) = (sg.addr(), dg.addr());
+    let report = Launch::new(1)
+        .record_trace(true)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut buf = TBuf::<QuePosition::VECCALC>::new();
+            pipe.init_buffer(&mut buf, 1, 96 * 1024)?;
+            let ub = buf.get::<u8>()?.at(uoff)?.reinterpret_cast::<T>();
+            let mut s = GlobalTensor::<T>::new();
+            s.set_global_buffer(sa.clone());
+            let mut d = GlobalTensor::<T>::new();
+            d.set_global_buffer(da.clone());
+            let units = (count as usize * T::SIZE / 32) as u16;
+            if level2 {
+                data_copy(&ub, &s.at(goff)?, count)?;
+                data_copy(&d.at(goff)?, &ub, count)?;
+            } else {
+                let p = DataCopyParams::new(1, units, 0, 0);
+                data_copy(&ub, &s.at(goff)?, p)?;
+                data_copy(&d.at(goff)?, &ub, p)?;
+            }
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    let record = report.blocks[0]
+        .trace
+        .instructions()
+        .iter()
+        .map(|i| {
+            format!("{:?} {:?}", i.pipe, report.blocks[0].trace.accesses(i))
+                .replace(&format!("Gm({})", sg.addr().region_id()), "Gm(src)")
+                .replace(&format!("Gm({})", dg.addr().region_id()), "Gm(dst)")
+        })
+        .collect();
+    Ok((dg.to_vec::<u8>(), record))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whole 32-byte units: the level-2 fast path and the level-0 general path move the same
+    /// bytes and record the same instructions, or both fail.
+    #[test]
+    fn level2_copies_match_their_level0_lowering(
+        units in 1u32..600,
+        goff_blocks in 0u64..2100,
+        goff_skew in prop_oneof![Just(0u64), 1u64..8],
+        uoff in prop_oneof![(0u32..1500).prop_map(|b| b * 32), 0u32..48_000],
+        half in any::<bool>(),
+    ) {
+        let (general, fast) = if half {
+            let count = units * 16;
+            let goff = goff_blocks * 16 + goff_skew;
+            (copy_run::<f16>(false, count, goff, uoff), copy_run::<f16>(true, count, goff, uoff))
+        } else {
+            let count = units * 8;
+            let goff = goff_blocks * 8 + goff_skew;
+            (copy_run::<f32>(false, count, goff, uoff), copy_run::<f32>(true, count, goff, uoff))
+        };
+        prop_assert_eq!(general.is_ok(), fast.is_ok(), "{:?} / {:?}", general.as_ref().err(), fast.as_ref().err());
+        if let (Ok(g), Ok(f)) = (general, fast) {
+            prop_assert!(g.0 == f.0, "the copies leave different GM bytes");
+            prop_assert_eq!(g.1, f.1);
+        }
+    }
+}

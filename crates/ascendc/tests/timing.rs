@@ -508,19 +508,42 @@ fn the_record_is_kept_only_when_something_reads_it() {
         Launch::new(1).report(true),
         Launch::new(1).check_hazards(true),
         Launch::new(1).record_trace(true),
-        Launch::new(2),
     ] {
         let r = l.run(kernel).unwrap();
         assert!(!r.blocks[0].trace.instructions().is_empty());
     }
-    assert!(Launch::new(2)
-        .record_trace(false)
-        .run(kernel)
-        .unwrap()
-        .blocks[0]
-        .trace
-        .instructions()
-        .is_empty());
+    // The inter-core race check of a multi-core launch reads a compact GM footprint instead.
+    let multi = Launch::new(2).run(kernel).unwrap();
+    assert!(multi.blocks[0].trace.instructions().is_empty());
+    assert_eq!(multi.blocks[0].count(Pipe::V), 1);
+}
+
+#[test]
+fn the_gm_footprint_merges_contiguous_accesses_between_synchronisations() {
+    let n = 8 * 4096u32;
+    let x = GmBuffer::from_slice(&vec![1.0f32; n as usize]);
+    let xa = x.addr();
+    let kernel = || {
+        let mut pipe = TPipe::new();
+        let mut buf = TBuf::<QuePosition::VECCALC>::new();
+        pipe.init_buffer(&mut buf, 1, 1024)?;
+        let t = buf.get::<f32>()?;
+        let mut g = GlobalTensor::<f32>::new();
+        let block = n / get_block_num();
+        g.set_global_buffer(xa.add_bytes((block * get_block_idx()) as usize * 4));
+        for i in 0..block / 256 {
+            data_copy(&t, &g.at((i * 256) as u64)?, 256u32)?;
+        }
+        Ok(())
+    };
+    let r = Launch::new(8).run(kernel).unwrap();
+    for b in &r.blocks {
+        // 16 contiguous 1 KiB loads from one call site: one footprint entry.
+        let touches = b.trace.gm_touches();
+        assert_eq!(touches.len(), 1, "{touches:?}");
+        assert_eq!(touches[0].access.len, 16 * 1024);
+        assert_eq!(b.count(Pipe::MTE2), 16);
+    }
 }
 
 #[test]

@@ -197,11 +197,13 @@ impl Core {
     }
 
     /// Records an instruction.
+    #[inline]
     pub fn issue(&mut self, pipe: Pipe, api: &'static str, loc: SourceLoc, accesses: &[Access]) {
         self.trace.record(pipe, api, InstrKind::Op, loc, accesses);
     }
 
     /// Records a vector instruction of `lanes` lanes per repeat.
+    #[inline]
     pub fn issue_vector(
         &mut self,
         api: &'static str,
@@ -225,6 +227,7 @@ impl Core {
     }
 
     /// Records `SetFlag` (on the event's first pipe).
+    #[inline]
     pub fn set_flag(&mut self, event: HardEvent, id: u32, api: &'static str, loc: SourceLoc) {
         self.trace.record(
             event.pipes().0,
@@ -236,6 +239,7 @@ impl Core {
     }
 
     /// Records `WaitFlag` (on the event's second pipe).
+    #[inline]
     pub fn wait_flag(&mut self, event: HardEvent, id: u32, api: &'static str, loc: SourceLoc) {
         self.trace.record(
             event.pipes().1,
@@ -349,10 +353,20 @@ impl Core {
     }
 
     /// Takes the lowest free ID of an event kind (`AllocEventID`).
+    #[inline]
     pub fn alloc_event_id(&mut self, event: HardEvent, api: &'static str) -> Result<u32> {
         let id = self.fetch_event_id(event);
         if id >= self.profile.max_event_ids {
-            return Err(SimError::new(
+            return Err(self.no_event_id(event, id, api));
+        }
+        self.events[event as usize] |= 1 << id;
+        Ok(id)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_event_id(&self, event: HardEvent, id: u32, api: &'static str) -> SimError {
+        SimError::new(
                 Category::Resource,
                 api,
                 format!(
@@ -360,29 +374,34 @@ impl Core {
                      (buffers freed but not re-allocated plus buffers enqueued, per event kind, must not exceed {})",
                     self.profile.max_event_ids, self.profile.soc, self.profile.max_event_ids
                 ),
-            ));
-        }
-        self.events[event as usize] |= 1 << id;
-        Ok(id)
+            )
     }
 
     /// The lowest free ID of an event kind without taking it (`FetchEventID`).
+    #[inline]
     pub fn fetch_event_id(&self, event: HardEvent) -> u32 {
         self.events[event as usize].trailing_ones()
     }
 
     /// Gives an event ID back (`ReleaseEventID`).
+    #[inline]
     pub fn release_event_id(&mut self, event: HardEvent, id: u32, api: &'static str) -> Result<()> {
         if id >= self.profile.max_event_ids {
-            return Err(SimError::range(
-                api,
-                "id",
-                id,
-                format!("[0, {})", self.profile.max_event_ids),
-            ));
+            return Err(self.bad_event_id(id, api));
         }
         self.events[event as usize] &= !(1 << id);
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_event_id(&self, id: u32, api: &'static str) -> SimError {
+        SimError::range(
+            api,
+            "id",
+            id,
+            format!("[0, {})", self.profile.max_event_ids),
+        )
     }
 
     /// Fails when this core has no `hw`: a cube core (AIC) has no Unified Buffer, and a vector

@@ -334,6 +334,74 @@ fn check_blocks(
     Ok(Some(b))
 }
 
+/// The common level-2 copy between GM and UB, without the general path's parameter lowering:
+/// a whole number of 32-byte units (at most 65535) of a type the product moves on that path,
+/// a live 32-byte aligned UB tensor holding them, an element-aligned GM address whose
+/// allocation holds them, and no GM atomic mode. The general path would give no warning for
+/// such a copy and lower it to the same one-block instruction; this moves the bytes and records
+/// that instruction. Returns `false`, having done nothing, when the copy needs the general path
+/// (which also reports any error).
+fn copy_count_dense<T: Element>(
+    core: &mut Core,
+    loc: SourceLoc,
+    dst: Side,
+    src: Side,
+    count: i64,
+) -> bool {
+    let (g, local, pipe, load) = match (dst, src) {
+        (Side::Local { .. }, Side::Gm(g)) => (g, dst, Pipe::MTE2, true),
+        (
+            Side::Gm(g),
+            Side::Local {
+                pos: TPosition::VECOUT | TPosition::VECIN | TPosition::VECCALC,
+                ..
+            },
+        ) if core.sync.atomic.op.is_none() => (g, src, Pipe::MTE3, false),
+        _ => return false,
+    };
+    let Side::Local {
+        hw: Hardware::UB,
+        addr,
+        len,
+        owner,
+        ..
+    } = local
+    else {
+        return false;
+    };
+    let bytes = count as u64 * T::SIZE as u64;
+    if count <= 0
+        || count >= 1 << 32
+        || !bytes.is_multiple_of(32)
+        || bytes > 65535 * 32
+        || !(addr as u64).is_multiple_of(32)
+        || bytes > len as u64
+        || addr as u64 + bytes > core.mem.size(Hardware::UB) as u64
+        || g.offset() % T::SIZE != 0
+        || g.check(API, 0, bytes).is_err()
+        || !core.profile.supports(DataPath::GmUb)
+        || !core.profile.gm_ub_dtypes.contains(T::DTYPE)
+        || Owner::check_live(owner, core, API, "").is_err()
+    {
+        return false;
+    }
+    let n = bytes as usize;
+    let (a, gp) = (addr as usize, g.ptr(0));
+    if load {
+        let ub = &mut core.mem.bytes_mut(Hardware::UB)[a..a + n];
+        // SAFETY: `gp` starts `n` bytes inside `g`'s allocation (checked above), which never
+        // overlaps the core's local memory.
+        unsafe { std::ptr::copy_nonoverlapping(gp, ub.as_mut_ptr(), n) };
+    } else {
+        let ub = &core.mem.bytes(Hardware::UB)[a..a + n];
+        // SAFETY: as above, writing instead of reading.
+        unsafe { std::ptr::copy_nonoverlapping(ub.as_ptr(), gp, n) };
+    }
+    let acc = dma::Blocks::contiguous(bytes).accesses(dst.endpoint(), src.endpoint());
+    core.issue(pipe, API, loc, &acc);
+    true
+}
+
 /// The level-2 (element count) form: one block of `count` elements rounded down to whole units.
 fn copy_count<T: Element>(
     core: &mut Core,
@@ -342,6 +410,9 @@ fn copy_count<T: Element>(
     src: Side,
     count: i64,
 ) -> Result<()> {
+    if copy_count_dense::<T>(core, loc, dst, src, count) {
+        return Ok(());
+    }
     let rt = route(core, src, dst)?;
     if !(0..1 << 32).contains(&count) {
         return Err(SimError::range(API, "calCount", count, "[0, 2^32)"));
