@@ -5,7 +5,7 @@ use ascendc::error::{Category, SimError, SourceLoc};
 use ascendc::position::{Hardware, TPosition};
 use ascendc::{DType, DataFormat, LocalTensor, ShapeInfo};
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -26,10 +26,12 @@ pub struct AscLoc {
 static FILES: Mutex<Option<HashMap<Vec<u8>, &'static str>>> = Mutex::new(None);
 
 thread_local! {
-    /// File names this thread has seen, by the address of the C++ string literal (a call site's
-    /// `__FILE__` is one literal), checked against the bytes there on every use (a library
-    /// loaded later may reuse an address).
+    /// File names this thread has seen, by the address of the C++ string literal: a call site's
+    /// `__FILE__` is one literal of the program (kernels are linked in, never unloaded), so the
+    /// address identifies the name without reading it. The last one is kept apart, as
+    /// consecutive calls mostly come from one file.
     static SEEN: RefCell<FxHashMap<usize, &'static str>> = RefCell::new(FxHashMap::default());
+    static LAST_FILE: Cell<(usize, &'static str)> = const { Cell::new((0, "")) };
 }
 
 impl AscLoc {
@@ -37,17 +39,20 @@ impl AscLoc {
     /// looked up once per thread and literal).
     pub fn source(self) -> SourceLoc {
         let key = self.file as usize;
-        let file = SEEN.with(|seen| {
-            if let Some(f) = seen.borrow().get(&key) {
-                // SAFETY: the C++ side passes a NUL-terminated string literal.
-                if !self.file.is_null()
-                    && unsafe { CStr::from_ptr(self.file) }.to_bytes() == f.as_bytes()
-                {
+        let file = LAST_FILE.with(|last| {
+            let (k, f) = last.get();
+            if k == key && key != 0 {
+                return f;
+            }
+            let f = SEEN.with(|seen| {
+                if let Some(f) = seen.borrow().get(&key) {
                     return *f;
                 }
-            }
-            let f = intern(self.file);
-            seen.borrow_mut().insert(key, f);
+                let f = intern(self.file);
+                seen.borrow_mut().insert(key, f);
+                f
+            });
+            last.set((key, f));
             f
         });
         SourceLoc {

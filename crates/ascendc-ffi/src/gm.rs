@@ -4,19 +4,62 @@
 use crate::abi::{call, AscGlobal, AscLoc};
 use ascendc::error::{Category, SimError};
 use ascendc::{GlobalTensor, GmAddr, GmBuffer};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_char, CStr};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, RwLock};
 
 /// Live allocations by host start address.
 static ALLOCS: RwLock<BTreeMap<usize, GmBuffer>> = RwLock::new(BTreeMap::new());
 
+/// Changes of [`ALLOCS`]: a thread's [`RECENT`] entries are valid while this is unchanged.
+static ALLOCS_VERSION: AtomicU64 = AtomicU64::new(0);
+
+/// Most allocations a thread remembers.
+const RECENT_MAX: usize = 8;
+
+thread_local! {
+    /// The allocations this thread looked up last (start, length in bytes, address) and the
+    /// [`ALLOCS_VERSION`] they were read at: a kernel's calls hit a handful of allocations, so
+    /// most lookups need neither the lock nor the tree.
+    static RECENT: RefCell<(u64, Vec<(usize, usize, GmAddr)>)> = const { RefCell::new((u64::MAX, Vec::new())) };
+}
+
+fn allocs_changed() {
+    ALLOCS_VERSION.fetch_add(1, Ordering::Release);
+}
+
 /// The GM address of host pointer `p`: inside a live allocation or one past its end.
 pub fn lookup(api: &'static str, p: *const u8) -> Result<GmAddr, SimError> {
     let a = p as usize;
+    let version = ALLOCS_VERSION.load(Ordering::Acquire);
+    let hit = RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.0 != version {
+            *r = (version, Vec::new());
+        }
+        r.1.iter()
+            .find(|(start, len, _)| a >= *start && a - start <= *len)
+            .map(|(start, _, base)| base.add_bytes(a - start))
+    });
+    if let Some(addr) = hit {
+        return Ok(addr);
+    }
     let allocs = ALLOCS.read().unwrap_or_else(|e| e.into_inner());
     match allocs.range(..=a).next_back() {
-        Some((start, buf)) if a - start <= buf.len_bytes() => Ok(buf.addr().add_bytes(a - start)),
+        Some((start, buf)) if a - start <= buf.len_bytes() => {
+            RECENT.with(|r| {
+                let mut r = r.borrow_mut();
+                if r.0 == version {
+                    if r.1.len() == RECENT_MAX {
+                        r.1.remove(0);
+                    }
+                    r.1.push((*start, buf.len_bytes(), buf.addr()));
+                }
+            });
+            Ok(buf.addr().add_bytes(a - start))
+        }
         _ => Err(SimError::new(
             Category::Memory,
             api,
@@ -55,16 +98,19 @@ pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
         .write()
         .unwrap_or_else(|e| e.into_inner())
         .insert(p as usize, buf);
+    allocs_changed();
     p
 }
 
 /// Releases the allocation starting at `ptr` and returns it; `None` when no live allocation
 /// starts there.
 pub fn release(ptr: *const u8) -> Option<GmBuffer> {
-    ALLOCS
+    let buf = ALLOCS
         .write()
         .unwrap_or_else(|e| e.into_inner())
-        .remove(&(ptr as usize))
+        .remove(&(ptr as usize));
+    allocs_changed();
+    buf
 }
 
 /// `GmFree(ptr)`: releases an allocation; a pointer that is not the start of a live allocation
