@@ -80,7 +80,12 @@ pub fn bilinear_interpolation<T: Arith>(
             return Err(SimError::range(API, "vRepeat", 0, "[1, 255]"));
         }
         if p.v_r_offset < 128 || p.v_r_offset == u16::MAX {
-            return Err(SimError::range(API, "vROffset", p.v_r_offset, "[128, 65535)"));
+            return Err(SimError::range(
+                API,
+                "vROffset",
+                p.v_r_offset,
+                "[128, 65535)",
+            ));
         }
         if !(p.v_r_offset as u64 * size).is_multiple_of(BLOCK) {
             return Err(SimError::new(
@@ -111,7 +116,10 @@ pub fn bilinear_interpolation<T: Arith>(
         so.fits(
             API,
             so.addr + iters * 8 * 4,
-            &format!("{} offsets (8 per iteration, hRepeat·vRepeat = {iters})", iters * 8),
+            &format!(
+                "{} offsets (8 per iteration, hRepeat·vRepeat = {iters})",
+                iters * 8
+            ),
         )?;
         let weights = if p.repeat_mode { iters * 8 } else { iters };
         s1.fits(
@@ -200,7 +208,11 @@ pub fn bilinear_interpolation<T: Arith>(
                     for i in 0..16u64 {
                         let prod = T::mul(read(ub, block + i * size), w, sat);
                         let slot = &mut out[(v * 128 + j * 16 + i) as usize];
-                        *slot = if h == 0 { prod } else { T::add(*slot, prod, sat) };
+                        *slot = if h == 0 {
+                            prod
+                        } else {
+                            T::add(*slot, prod, sat)
+                        };
                     }
                 }
             }

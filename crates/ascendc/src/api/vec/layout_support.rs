@@ -23,7 +23,8 @@ pub const TRANSPOSE_ND2ND_B16: OpSupport = OpSupport::per_family(NONE, U16, U16,
 
 /// `Transpose(dst, src, tmp, params)` with `TRANSPOSE_NCHW2NHWC` / `TRANSPOSE_NHWC2NCHW`: not on
 /// the training series nor on Atlas 200I/500 A2.
-pub const TRANSPOSE_NCHW_NHWC: OpSupport = OpSupport::per_family(NONE, B8_B16_B32, B8_B16_B32, NONE);
+pub const TRANSPOSE_NCHW_NHWC: OpSupport =
+    OpSupport::per_family(NONE, B8_B16_B32, B8_B16_B32, NONE);
 
 /// How much `sharedTmpBuffer` the NCHW ↔ NHWC transposes need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -66,27 +66,36 @@ fn vector_padding_run<T: Element>(
         let ops = unary_operands(dst, src, &p);
         let size = T::SIZE;
         let e = BLOCK as usize / size;
-        run(core, API, loc, lanes_for(size), issue, &ops, |ub, shape, o| {
-            for r in 0..shape.repeats {
-                let bits = shape.bits(r);
-                let on = |k: u32| bits[(k / 64) as usize] >> (k % 64) & 1 == 1;
-                for blk in 0..shape.lanes / e as u32 {
-                    let first = blk * e as u32;
-                    if !(first..first + e as u32).any(on) {
-                        continue;
-                    }
-                    // The whole source block is read whatever the mask.
-                    let s = o[1].lane_addr(size, r, first) as usize;
-                    let pad = padding_block(&ub[s..s + BLOCK as usize], size, pad_mode, pad_side);
-                    for i in 0..e {
-                        if on(first + i as u32) {
-                            let d = o[0].lane_addr(size, r, first + i as u32) as usize;
-                            ub[d..d + size].copy_from_slice(&pad[i * size..(i + 1) * size]);
+        run(
+            core,
+            API,
+            loc,
+            lanes_for(size),
+            issue,
+            &ops,
+            |ub, shape, o| {
+                for r in 0..shape.repeats {
+                    let bits = shape.bits(r);
+                    let on = |k: u32| bits[(k / 64) as usize] >> (k % 64) & 1 == 1;
+                    for blk in 0..shape.lanes / e as u32 {
+                        let first = blk * e as u32;
+                        if !(first..first + e as u32).any(on) {
+                            continue;
+                        }
+                        // The whole source block is read whatever the mask.
+                        let s = o[1].lane_addr(size, r, first) as usize;
+                        let pad =
+                            padding_block(&ub[s..s + BLOCK as usize], size, pad_mode, pad_side);
+                        for i in 0..e {
+                            if on(first + i as u32) {
+                                let d = o[0].lane_addr(size, r, first + i as u32) as usize;
+                                ub[d..d + size].copy_from_slice(&pad[i * size..(i + 1) * size]);
+                            }
                         }
                     }
                 }
-            }
-        })
+            },
+        )
     })
 }
 

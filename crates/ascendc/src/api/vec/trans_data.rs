@@ -185,7 +185,11 @@ fn tensor_slots<T: Element>(
         .collect()
 }
 
-fn addr_slots(core: &Core, list: &str, addrs: &[u64; NCHW_CONV_ADDR_LIST_SIZE]) -> Result<Vec<Slot>> {
+fn addr_slots(
+    core: &Core,
+    list: &str,
+    addrs: &[u64; NCHW_CONV_ADDR_LIST_SIZE],
+) -> Result<Vec<Slot>> {
     let ub = core.mem.size(Hardware::UB) as u64;
     addrs
         .iter()
@@ -201,9 +205,19 @@ fn addr_slots(core: &Core, list: &str, addrs: &[u64; NCHW_CONV_ADDR_LIST_SIZE]) 
                 ));
             }
             if !addr.is_multiple_of(BLOCK) {
-                return Err(SimError::align(API, &format!("address `{name}`"), addr, 32, "UB"));
+                return Err(SimError::align(
+                    API,
+                    &format!("address `{name}`"),
+                    addr,
+                    32,
+                    "UB",
+                ));
             }
-            Ok(Slot { name, addr, limit: ub })
+            Ok(Slot {
+                name,
+                addr,
+                limit: ub,
+            })
         })
         .collect()
 }
@@ -232,7 +246,9 @@ fn list_accesses(
     };
     let step = slots[1].addr.wrapping_sub(slots[0].addr);
     let even = slots[0].addr < slots[1].addr
-        && slots.windows(2).all(|w| w[1].addr.wrapping_sub(w[0].addr) == step);
+        && slots
+            .windows(2)
+            .all(|w| w[1].addr.wrapping_sub(w[0].addr) == step);
     if even {
         vec![one(slots[0].addr, slots.len() as u32, step)]
     } else {

@@ -282,7 +282,12 @@ fn layout_transpose<T: Element>(
     );
     let size = T::SIZE as u64;
     if c > 4095 {
-        return Err(SimError::range(API, "transposeParams.cSize", c, "[0, 4095]"));
+        return Err(SimError::range(
+            API,
+            "transposeParams.cSize",
+            c,
+            "[0, 4095]",
+        ));
     }
     let hw = h * w;
     if hw > 4095 {
@@ -307,7 +312,9 @@ fn layout_transpose<T: Element>(
         core.warn(
             Category::Nop,
             API,
-            format!("a zero axis (nSize {n}, cSize {c}, hSize {h}, wSize {w}): the call does nothing"),
+            format!(
+                "a zero axis (nSize {n}, cSize {c}, hSize {h}, wSize {w}): the call does nothing"
+            ),
             loc,
         );
         return Ok(());
@@ -330,7 +337,8 @@ fn layout_transpose<T: Element>(
             ),
         ));
     }
-    let need = transpose_tmp_bytes::<T>(table::TRANSPOSE_TMP[core.profile.product as usize], params);
+    let need =
+        transpose_tmp_bytes::<T>(table::TRANSPOSE_TMP[core.profile.product as usize], params);
     let mut accesses = vec![
         Ub::access(true, d.addr, d.addr + total),
         Ub::access(false, s.addr, s.addr + total),
