@@ -34,7 +34,9 @@ struct Inputs {
 impl Inputs {
     fn new() -> Inputs {
         Inputs {
-            nchw: (0..16384).map(|i| ((i * 37) % 2003) as f32 - 1001.0).collect(),
+            nchw: (0..16384)
+                .map(|i| ((i * 37) % 2003) as f32 - 1001.0)
+                .collect(),
             tiles: (0..1024).map(|i| (i as f32) * 0.5 - 200.0).collect(),
             int32: (0..128).map(|i| i * 1000 - 64000).collect(),
             small: (0..144).map(|i| i as f32 * 0.25 - 18.0).collect(),
@@ -208,7 +210,10 @@ fn layout_kernels_on_910_and_310b_skip_what_they_lack() {
         let (ok, out, err, dir) = run(product, &[]);
         assert!(ok && out.contains("done"), "{product}\n{out}\n{err}");
         check_common(dir.path(), &Inputs::new(), product != "910");
-        assert!(!dir.path().join("output/bilinear.bin").exists(), "{product}");
+        assert!(
+            !dir.path().join("output/bilinear.bin").exists(),
+            "{product}"
+        );
     }
 }
 

@@ -79,9 +79,10 @@ pub unsafe extern "C" fn ascendc_transpose(
     src: *const AscLocal,
     loc: AscLoc,
 ) -> i32 {
-    call(loc, || {
-        with_dtype!(dtype(elem)?, T => transpose(&(*dst).tensor::<T>()?, &(*src).tensor::<T>()?))
-    })
+    call(
+        loc,
+        || with_dtype!(dtype(elem)?, T => transpose(&(*dst).tensor::<T>()?, &(*src).tensor::<T>()?)),
+    )
 }
 
 /// `Transpose(dst, src, sharedTmpBuffer, transposeParams)`.
@@ -135,9 +136,10 @@ pub unsafe extern "C" fn ascendc_trans_data_to_5hd(
     params: AscTransDataParams,
     loc: AscLoc,
 ) -> i32 {
-    call(loc, || {
-        with_dtype!(dtype(elem)?, T => trans_data_to_5hd(&list::<T>(dst)?, &list::<T>(src)?, params.into()))
-    })
+    call(
+        loc,
+        || with_dtype!(dtype(elem)?, T => trans_data_to_5hd(&list::<T>(dst)?, &list::<T>(src)?, params.into())),
+    )
 }
 
 /// `TransDataTo5HD<T>(dstList, srcList, params)` with two arrays of 16 UB addresses.
