@@ -1,4 +1,5 @@
-// Data-layout kernels: NCHW -> NC1HWC0 with TransDataTo5HD (address lists from GetPhyAddr), a
+// Data-layout kernels: NCHW -> NC1HWC0 with TransDataTo5HD (address lists from GetPhyAddr), int8
+// TransDataTo5HD high halves (LocalTensor lists), a
 // 16x16 tile Transpose per block, the enhanced NCHW -> NHWC Transpose, int32 TransDataTo5HD with
 // address tensors (not on 910), BilinearInterpolation (310P, A2, A3) and VectorPadding (310P). Kernel and host in one file:
 // the host reads input/<name>.bin and writes output/<name>.bin; the test computes the goldens.
@@ -102,6 +103,24 @@ extern "C" __global__ __aicore__ void int32_5hd(GM_ADDR x, GM_ADDR y)
     });
 }
 
+extern "C" __global__ __aicore__ void int8_5hd(GM_ADDR x, GM_ADDR y)
+{
+    // The page's int8 call: LocalTensor lists, high half in and high half out; dst starts zeroed.
+    GlobalTensor<int8_t> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ int8_t*)x, 512);
+    yGm.SetGlobalBuffer((__gm__ int8_t*)y, 512);
+    InOut(xGm, yGm, 512, [](TPipe&, LocalTensor<int8_t>& dst, LocalTensor<int8_t>& src) {
+        Duplicate(dst.ReinterpretCast<int16_t>(), (int16_t)0, 256);
+        LocalTensor<int8_t> dstList[NCHW_CONV_ADDR_LIST_SIZE];
+        LocalTensor<int8_t> srcList[NCHW_CONV_ADDR_LIST_SIZE];
+        for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; i++) {
+            dstList[i] = dst[32 * i];
+            srcList[i] = src[32 * i];
+        }
+        TransDataTo5HD<int8_t>(dstList, srcList, TransDataTo5HDParams(true, true, 1, 0, 0));
+    });
+}
+
 extern "C" __global__ __aicore__ void bilinear(GM_ADDR src0, GM_ADDR offsets, GM_ADDR src1, GM_ADDR y)
 {
     // The page's call: mask 128, hRepeat 2, repeatMode false, dstBlkStride 1, vROffset 128, vRepeat 2.
@@ -161,6 +180,10 @@ int main()
     ok = ok && Load("nchw", x, NCHW * 2);
     ICPU_RUN_KF(nchw_to_5hd, 1, x, y);
     ok = ok && Store("nc1hwc0", y, NCHW * 2);
+
+    ok = ok && Load("int8", x, 512);
+    ICPU_RUN_KF(int8_5hd, 1, x, y);
+    ok = ok && Store("int8_t", y, 512);
 
     ok = ok && Load("tiles", x, 4 * 512);
     ICPU_RUN_KF(tile_transpose, 4, x, y);

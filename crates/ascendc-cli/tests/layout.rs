@@ -1,5 +1,5 @@
 //! The data-layout C++ kernels (`tests/cpp/layout.cpp`) run by `ascendc run` on several
-//! products: NCHW → NC1HWC0 with TransDataTo5HD, 16×16 tile Transpose on 4 blocks, the enhanced
+//! products: NCHW → NC1HWC0 with TransDataTo5HD, int8 TransDataTo5HD on LocalTensor lists, 16×16 tile Transpose on 4 blocks, the enhanced
 //! NCHW → NHWC Transpose, int32 TransDataTo5HD with address tensors, BilinearInterpolation and
 //! VectorPadding, each output compared with a golden computed here.
 
@@ -22,6 +22,7 @@ fn read_halves(b: &[u8]) -> Vec<f16> {
 /// Inputs of every kernel, by file name.
 struct Inputs {
     nchw: Vec<f32>,
+    int8: Vec<i8>,
     tiles: Vec<f32>,
     int32: Vec<i32>,
     small: Vec<f32>,
@@ -37,6 +38,7 @@ impl Inputs {
             nchw: (0..16384)
                 .map(|i| ((i * 37) % 2003) as f32 - 1001.0)
                 .collect(),
+            int8: (0..512).map(|k| (k * 7 % 256) as u8 as i8).collect(),
             tiles: (0..1024).map(|i| (i as f32) * 0.5 - 200.0).collect(),
             int32: (0..128).map(|i| i * 1000 - 64000).collect(),
             small: (0..144).map(|i| i as f32 * 0.25 - 18.0).collect(),
@@ -52,6 +54,7 @@ impl Inputs {
             std::fs::write(dir.join(format!("input/{name}.bin")), bytes).unwrap()
         };
         put("nchw", halves(&self.nchw));
+        put("int8", self.int8.iter().map(|&v| v as u8).collect());
         put("tiles", halves(&self.tiles));
         put(
             "int32",
@@ -117,6 +120,18 @@ fn check_common(dir: &Path, inp: &Inputs, with_int32: bool) {
         }
     }
     assert_eq!(read_halves(&output(dir, "nc1hwc0")), want, "NC1HWC0");
+    // int8, high halves: byte 16 + k of row r = byte 16 + r of source row k; low halves stay 0.
+    let got = output(dir, "int8_t");
+    for r in 0..16 {
+        for c in 0..32 {
+            let want = if c < 16 {
+                0
+            } else {
+                inp.int8[(c - 16) * 32 + 16 + r]
+            };
+            assert_eq!(got[r * 32 + c] as i8, want, "int8 ({r}, {c})");
+        }
+    }
     let tiles = read_halves(&output(dir, "tiles_t"));
     for t in 0..4 {
         for r in 0..16 {
@@ -219,13 +234,19 @@ fn layout_kernels_on_910_and_310b_skip_what_they_lack() {
 
 #[test]
 fn a_short_tmp_buffer_is_refused_with_the_kernel_line() {
+    let line = std::fs::read_to_string(source())
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("Transpose(dst, src, tmp, params)"))
+        .expect("the enhanced Transpose call")
+        + 1;
     let (ok, out, err, _dir) = run("A2", &["--cxxflag=-DLAYOUT_SMALL_TMP"]);
     assert!(!ok, "{out}\n{err}");
     assert!(
         err.contains("Transpose")
             && err.contains("sharedTmpBuffer")
             && err.contains("2560")
-            && err.contains("layout.cpp:82"),
+            && err.contains(&format!("layout.cpp:{line}")),
         "{err}"
     );
 }

@@ -295,7 +295,7 @@ where
     T: ascendc::dtype::Element + Copy + PartialEq + std::fmt::Debug,
 {
     let total = input.len();
-    let bytes = (total * std::mem::size_of::<T>()) as u32;
+    let bytes = std::mem::size_of_val(input) as u32;
     let slot = bytes.div_ceil(32) * 32;
     let (fwd, back) = ok(p, |b| {
         let s = b.get_with_offset::<T>(total as u32, 0)?;
@@ -814,12 +814,13 @@ fn bilinear_interpolation_matches_the_page() {
             assert_eq!(v[0].to_f32(), 389.0);
             assert_eq!(&halves(&v[..4]), &[389.0, 394.0, 399.0, 404.0]);
             assert_eq!(v[255].to_f32(), 4096.0);
-            for k in 0..256 {
+            assert_eq!(v.len(), 256);
+            for (k, got) in v.iter().enumerate() {
                 let (vv, kk) = (k / 128, k % 128);
                 let a = (256 * vv + kk + 1) as f32 * (2 * vv + 2) as f32;
                 let b = (256 * vv + 128 + kk + 1) as f32 * (2 * vv + 3) as f32;
                 let want = f16::from_f32(f16::from_f32(a).to_f32() + f16::from_f32(b).to_f32());
-                assert_eq!(v[k], want, "{} element {k}", p.soc);
+                assert_eq!(*got, want, "{} element {k}", p.soc);
             }
         }
     }
@@ -829,7 +830,8 @@ fn bilinear_interpolation_matches_the_page() {
 fn bilinear_interpolation_repeat_mode_true_weights_each_block() {
     // The page's walk-through: iteration it weights block j with src1[8·it + j] = 2 + 8·it + j.
     let v = bilinear_page(&ASCEND910B, true, 32, Mask::Count(128));
-    for k in 0..256 {
+    assert_eq!(v.len(), 256);
+    for (k, got) in v.iter().enumerate() {
         let (vv, kk) = (k / 128, k % 128);
         let j = kk / 16;
         let term = |hh: usize| {
@@ -837,7 +839,7 @@ fn bilinear_interpolation_repeat_mode_true_weights_each_block() {
             let x = (256 * vv + 128 * hh + kk + 1) as f32;
             f16::from_f32(x * (2 + 8 * it + j) as f32).to_f32()
         };
-        assert_eq!(v[k], f16::from_f32(term(0) + term(1)), "element {k}");
+        assert_eq!(*got, f16::from_f32(term(0) + term(1)), "element {k}");
     }
     // The first product of the page: 1·2; the last block of iteration 3: 512·33.
     assert_eq!(v[0].to_f32(), f16::from_f32(2.0 + 129.0 * 10.0).to_f32());
