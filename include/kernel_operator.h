@@ -26,3 +26,5 @@
 #include "ascendc/buf_pool.h"
 #include "ascendc/scalar_compute.h"
 #include "ascendc/vec_copy.h"
+#include "ascendc/transpose.h"
+#include "ascendc/interp.h"

@@ -83,6 +83,13 @@ public:
 
     uint32_t GetSize() const { return raw_.len / sizeof(T); }
     uint32_t GetLength() const { return raw_.len; }
+
+    // The byte address inside the tensor's buffer as a pointer value: `(uint64_t)t.GetPhyAddr()`
+    // is the address TransDataTo5HD's address lists take. Not dereferenceable on the host.
+    __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(raw_.addr)); }
+    __ubuf__ T* GetPhyAddr(uint32_t offset) const {
+        return reinterpret_cast<T*>(static_cast<uintptr_t>(raw_.addr + offset * sizeof(T)));
+    }
     TPosition GetPosition() const { return static_cast<TPosition>(raw_.pos); }
 
     void SetSize(uint32_t size, detail::Loc loc = detail::Loc()) {

@@ -20,6 +20,7 @@ pub mod fill;
 pub mod gather;
 pub mod gm;
 pub mod launch;
+pub mod layout;
 pub mod local_alloc;
 pub mod multicore;
 pub mod pipe;

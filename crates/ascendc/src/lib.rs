@@ -136,9 +136,13 @@ pub mod prelude {
     pub use crate::api::vec::duplicate::*;
     pub use crate::api::vec::fill::*;
     pub use crate::api::vec::gather::*;
+    pub use crate::api::vec::interp::*;
     pub use crate::api::vec::mask::*;
+    pub use crate::api::vec::padding::*;
     pub use crate::api::vec::reduce::*;
     pub use crate::api::vec::scalar::*;
+    pub use crate::api::vec::trans_data::*;
+    pub use crate::api::vec::transpose::*;
     pub use crate::api::vec::unary::*;
     pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, get_sub_block_idx,

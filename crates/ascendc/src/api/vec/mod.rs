@@ -9,12 +9,17 @@ pub mod copy;
 pub mod duplicate;
 pub mod fill;
 pub mod gather;
+pub mod interp;
+pub mod layout_support;
 pub mod mask;
 pub(crate) mod operand;
 pub mod operators;
+pub mod padding;
 pub mod reduce;
 pub mod scalar;
 pub mod support;
+pub mod trans_data;
+pub mod transpose;
 pub mod unary;
 
 use super::tensor::{LocalTensor, Owner};
