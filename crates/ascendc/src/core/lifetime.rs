@@ -5,6 +5,10 @@
 //! Every `AllocTensor` starts a new *generation* of its buffer; the tensor carries that number.
 //! `FreeTensor` ends it. An instruction whose operand carries a generation that is not the live
 //! one fails, naming the queue, the `FreeTensor` line and (through the error) the use line.
+//!
+//! Buffers given out by a `TBufPool` (queue buffers and TBufs) are also ended by the pool's
+//! `Reset`: every allocation current at the reset is invalid afterwards, and a queue of the pool
+//! cannot allocate again until it is given memory anew (`InitBuffer`).
 
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::TPosition;
@@ -18,6 +22,8 @@ struct Life {
     pos: TPosition,
     alloc_at: SourceLoc,
     freed_at: Option<SourceLoc>,
+    /// The last pool `Reset` that ended this buffer: allocations up to `gen` are invalid.
+    reset: Option<(u32, SourceLoc)>,
 }
 
 /// The buffer lifetimes of one core (a handful of queues with one or two buffers each, so a
@@ -25,6 +31,8 @@ struct Life {
 #[derive(Debug, Default)]
 pub struct BufferLives {
     lives: Vec<Life>,
+    /// Owners (queues) whose pool was reset and that have no memory again yet.
+    detached: Vec<(u32, SourceLoc)>,
 }
 
 impl BufferLives {
@@ -54,6 +62,7 @@ impl BufferLives {
                     pos,
                     alloc_at: loc,
                     freed_at: None,
+                    reset: None,
                 });
                 1
             }
@@ -71,6 +80,41 @@ impl BufferLives {
         }
     }
 
+    /// Ends every allocation of owner `id` (a queue or TBuf of a pool) at the pool's `Reset`
+    /// at `loc`; a queue must be given memory again before its next AllocTensor.
+    pub fn reset_owner(&mut self, id: u32, loc: SourceLoc) {
+        for l in self.lives.iter_mut().filter(|l| l.queue == id) {
+            l.reset = Some((l.gen, loc));
+        }
+        self.detached.retain(|(q, _)| *q != id);
+        self.detached.push((id, loc));
+    }
+
+    /// Owner `id` was given memory (`InitBuffer`).
+    pub fn attached(&mut self, id: u32) {
+        self.detached.retain(|(q, _)| *q != id);
+    }
+
+    /// The `Reset` that took owner `id`'s memory, while it has none again.
+    pub fn detached_at(&self, id: u32) -> Option<SourceLoc> {
+        self.detached.iter().find(|(q, _)| *q == id).map(|(_, l)| *l)
+    }
+
+    /// Checks that queue `queue` has memory (not taken by its pool's `Reset`).
+    pub fn check_attached(&self, api: &'static str, queue: u32) -> Result<()> {
+        match self.detached_at(queue) {
+            Some(at) => Err(SimError::new(
+                Category::QueueState,
+                api,
+                format!(
+                    "the queue's buffers came from a TBufPool that was Reset at {at}: give the queue memory again \
+                     (TBufPool::InitBuffer) before allocating from it"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Checks that operand `name` of `api`, a tensor of allocation `gen` of the buffer, is still
     /// live. Buffers this core never allocated (tensors from other front ends) pass.
     pub fn check(
@@ -84,6 +128,17 @@ impl BufferLives {
         let Some(l) = self.find(queue, buf) else {
             return Ok(());
         };
+        if let Some((_, at)) = l.reset.filter(|(last, _)| gen <= *last) {
+            return Err(SimError::new(
+                Category::QueueState,
+                api,
+                format!(
+                    "tensor `{name}` lies in a buffer of a TBufPool that was Reset at {at}: after Reset the \
+                     pool's memory belongs to the next phase; get the tensor anew from a buffer initialised after \
+                     the Reset"
+                ),
+            ));
+        }
         let what = || {
             format!(
                 "tensor `{name}` is buffer {buf} of a {} queue, allocated by AllocTensor",
