@@ -26,3 +26,6 @@
 #include "ascendc/buf_pool.h"
 #include "ascendc/scalar_compute.h"
 #include "ascendc/vec_copy.h"
+#include "ascendc/gm_bypass.h"
+#include "ascendc/sys_regs.h"
+#include "ascendc/spm.h"
