@@ -11,7 +11,14 @@ fn run(product: &str, mode: &str) -> (Output, String, String) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cpp/sys_resources.cpp");
     let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
         .current_dir(dir.path())
-        .args(["run", "--product", product, src.to_str().unwrap(), "--", mode])
+        .args([
+            "run",
+            "--product",
+            product,
+            src.to_str().unwrap(),
+            "--",
+            mode,
+        ])
         .output()
         .expect("ascendc runs");
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
@@ -33,7 +40,10 @@ fn every_case_passes_on_a2() {
         "PopStackBuffer",
         "GmByPassDCache",
     ] {
-        assert!(out.contains(&format!("{case}: PASS")), "{case}\n{out}\n{err}");
+        assert!(
+            out.contains(&format!("{case}: PASS")),
+            "{case}\n{out}\n{err}"
+        );
     }
     // The polling read of the handshake is not ordered by any cross-core synchronisation.
     assert!(err.contains("block 0 writes and block 1 reads"), "{err}");

@@ -44,7 +44,14 @@ pub unsafe extern "C" fn ascendc_saturation(op: u8, mode: u8, flag: *mut u8, loc
         let mode = match mode {
             0 => SaturationMode::FLOAT,
             1 => SaturationMode::CAST,
-            m => return Err(SimError::range("SetSaturationFlag", "mode", m, "FLOAT or CAST")),
+            m => {
+                return Err(SimError::range(
+                    "SetSaturationFlag",
+                    "mode",
+                    m,
+                    "FLOAT or CAST",
+                ))
+            }
         };
         if op == 0 {
             set_saturation_flag_mode(mode, *flag != 0)
@@ -70,7 +77,12 @@ pub unsafe extern "C" fn ascendc_store_atomic(
     call(loc, || {
         if op == 0 {
             let t = AtomicDtype::from_code(*ty).ok_or_else(|| {
-                SimError::range("SetStoreAtomicConfig", "type", *ty, "an AtomicDtype value [0, 6]")
+                SimError::range(
+                    "SetStoreAtomicConfig",
+                    "type",
+                    *ty,
+                    "an AtomicDtype value [0, 6]",
+                )
             })?;
             if *atomic_op != AtomicOp::ATOMIC_SUM as u16 {
                 return Err(SimError::range(

@@ -7,11 +7,10 @@ mod common;
 use ascendc::chip::{ChipProfile, ASCEND310B, ASCEND310P, ASCEND910, ASCEND910B, ASCEND910_93};
 use ascendc::prelude::*;
 use ascendc::{
-    get_ctrl_spr, get_saturation_flag, get_store_atomic_config, pop_stack_buffer,
-    read_gm_by_pass_dcache, set_atomic_max, set_ctrl_spr, set_saturation_flag_mode,
-    set_store_atomic_config, write_gm_by_pass_dcache, AtomicDtype, AtomicOp, Category, Hardware,
-    LaunchReport, set_atomic_add, disable_dma_atomic,
-    SaturationMode, TQueConfig,
+    disable_dma_atomic, get_ctrl_spr, get_saturation_flag, get_store_atomic_config,
+    pop_stack_buffer, read_gm_by_pass_dcache, set_atomic_add, set_atomic_max, set_ctrl_spr,
+    set_saturation_flag_mode, set_store_atomic_config, write_gm_by_pass_dcache, AtomicDtype,
+    AtomicOp, Category, Hardware, LaunchReport, SaturationMode, TQueConfig,
 };
 use common::*;
 
@@ -56,7 +55,11 @@ fn gm_bypass_flag_handshake_between_blocks() {
     assert_eq!(dst.to_vec::<i32>()[0], 42);
     assert_eq!(&src.to_vec::<i32>()[..2], &[SYNC_FLAG, DATA_VALUE]);
     // The polling read is unordered with block 0's write: the race check says so.
-    assert!(r.diagnostics().any(|d| d.category == Category::Sync), "{:?}", warnings(&r));
+    assert!(
+        r.diagnostics().any(|d| d.category == Category::Sync),
+        "{:?}",
+        warnings(&r)
+    );
 }
 
 /// The sample of the pages: one value read, 100 added, written back; every integer type.
@@ -96,7 +99,15 @@ fn gm_bypass_refusals() {
     for p in [&ASCEND910, &ASCEND310P, &ASCEND310B] {
         let e = fail_on(p, || write_gm_by_pass_dcache::<i32>(&g.addr(), 1));
         assert_eq!(e.category, Category::Unsupported);
-        assert_mentions(&e, &["WriteGmByPassDCache", "not supported on", "Atlas A2", "Atlas A3"]);
+        assert_mentions(
+            &e,
+            &[
+                "WriteGmByPassDCache",
+                "not supported on",
+                "Atlas A2",
+                "Atlas A3",
+            ],
+        );
     }
     let e = fail(|| read_gm_by_pass_dcache::<f32>(&g.addr()).map(|_| ()));
     assert_eq!(e.category, Category::Type);
@@ -121,7 +132,11 @@ fn half_add_with_ctrl48(bit: Option<i64>) -> (Vec<f16>, i64, bool) {
         let y = buf.get_with_offset::<f16>(128, 256)?;
         let z = buf.get_with_offset::<f16>(128, 512)?;
         for i in 0..128 {
-            let v = if i < 64 { f16::from_f32(i as f32) } else { f16::INFINITY };
+            let v = if i < 64 {
+                f16::from_f32(i as f32)
+            } else {
+                f16::INFINITY
+            };
             x.set_value(i, v)?;
             y.set_value(i, f16::ONE)?;
         }
@@ -129,7 +144,11 @@ fn half_add_with_ctrl48(bit: Option<i64>) -> (Vec<f16>, i64, bool) {
             set_ctrl_spr(48, 48, b)?;
         }
         add(&z, &x, &y, 128)?;
-        out.put((z.to_vec()?, get_ctrl_spr(48, 48)?, get_saturation_flag(SaturationMode::FLOAT)?));
+        out.put((
+            z.to_vec()?,
+            get_ctrl_spr(48, 48)?,
+            get_saturation_flag(SaturationMode::FLOAT)?,
+        ));
         Ok(())
     });
     out.get()
@@ -184,10 +203,16 @@ fn cast_saturation_mode() {
         let sat = (d16.to_vec()?[..3].to_vec(), e16.to_vec()?[..3].to_vec());
         set_saturation_flag_mode(SaturationMode::CAST, false)?;
         assert!(!get_saturation_flag(SaturationMode::CAST)?);
-        assert!(get_saturation_flag(SaturationMode::FLOAT)?, "the modes are independent");
+        assert!(
+            get_saturation_flag(SaturationMode::FLOAT)?,
+            "the modes are independent"
+        );
         cast(&d16, &s32, RoundMode::CAST_NONE, 64)?;
         cast(&e16, &f, RoundMode::CAST_RINT, 64)?;
-        out.put((sat, (d16.to_vec()?[..3].to_vec(), e16.to_vec()?[..3].to_vec())));
+        out.put((
+            sat,
+            (d16.to_vec()?[..3].to_vec(), e16.to_vec()?[..3].to_vec()),
+        ));
         Ok(())
     });
     let (sat, trunc) = out.get();
@@ -199,7 +224,10 @@ fn cast_saturation_mode() {
 fn ctrl_spr_refusals() {
     let e = fail(|| set_ctrl_spr(47, 48, 1));
     assert_eq!(e.category, Category::Unsupported);
-    assert_mentions(&e, &["SetCtrlSpr", "CTRL[48:47] includes bit 47", "only CTRL[48]"]);
+    assert_mentions(
+        &e,
+        &["SetCtrlSpr", "CTRL[48:47] includes bit 47", "only CTRL[48]"],
+    );
     let e = fail(|| get_ctrl_spr(0, 63).map(|_| ()));
     assert_mentions(&e, &["GetCtrlSpr", "includes bit 0"]);
     let e = fail(|| set_ctrl_spr(48, 48, 2));
@@ -225,7 +253,7 @@ fn ctrl_spr_refusals() {
 /// copy adds.
 #[test]
 fn store_atomic_config_is_the_gm_atomic_state() {
-    let gm = GmBuffer::from_slice(&vec![f16::from_f32(1.5); 16]);
+    let gm = GmBuffer::from_slice(&[f16::from_f32(1.5); 16]);
     let codes = Slot::new();
     for p in [&ASCEND910B, &ASCEND910_93, &ASCEND310B] {
         run_on(p, || {
@@ -243,7 +271,10 @@ fn store_atomic_config_is_the_gm_atomic_state() {
             codes.put(c);
             Ok(())
         });
-        assert_eq!(codes.get(), vec![(0, 0), (2, 0), (4, 0), (0, 0), (1, 0), (0, 0)]);
+        assert_eq!(
+            codes.get(),
+            vec![(0, 0), (2, 0), (4, 0), (0, 0), (1, 0), (0, 0)]
+        );
     }
     run(|| {
         set_atomic_max::<f32>()?;
@@ -271,7 +302,9 @@ fn store_atomic_config_refusals() {
     assert_eq!(e.category, Category::Type);
     assert_mentions(&e, &["SetStoreAtomicConfig", "int8"]);
     for p in [&ASCEND910, &ASCEND310P] {
-        let e = fail_on(p, || set_store_atomic_config(AtomicDtype::ATOMIC_F32, AtomicOp::ATOMIC_SUM));
+        let e = fail_on(p, || {
+            set_store_atomic_config(AtomicDtype::ATOMIC_F32, AtomicOp::ATOMIC_SUM)
+        });
         assert_eq!(e.category, Category::Unsupported);
         let e = fail_on(p, || get_store_atomic_config().map(|_| ()));
         assert_mentions(&e, &["GetStoreAtomicConfig", "not supported on"]);
@@ -328,7 +361,13 @@ fn spm_buffer_in_a_workspace() {
     for p in [&ASCEND910B, &ASCEND910_93, &ASCEND910, &ASCEND310P] {
         let (blocks, contiguous, ws, r) = spm_round_trip(p, false);
         let want: Vec<f16> = (0..80)
-            .map(|i| if (32..48).contains(&i) { h(0.0) } else { h(i as f32) })
+            .map(|i| {
+                if (32..48).contains(&i) {
+                    h(0.0)
+                } else {
+                    h(i as f32)
+                }
+            })
             .collect();
         assert_eq!(blocks, want, "{p}");
         let want: Vec<f16> = (0..40)
@@ -339,7 +378,10 @@ fn spm_buffer_in_a_workspace() {
         // second block of the first write (elements 48..80).
         assert_eq!(ws[16], h(-0.0));
         assert_eq!(ws[47], h(-31.0));
-        assert_eq!(ws[64..96], (48..80).map(|i| h(i as f32)).collect::<Vec<_>>()[..]);
+        assert_eq!(
+            ws[64..96],
+            (48..80).map(|i| h(i as f32)).collect::<Vec<_>>()[..]
+        );
         assert_eq!(ws[48..64], vec![h(0.0); 16][..]);
         assert_eq!(api_pipes(&r, "TPipe::WriteSpmBuffer"), vec![Pipe::MTE3; 2]);
         assert_eq!(api_pipes(&r, "TPipe::ReadSpmBuffer"), vec![Pipe::MTE2; 2]);
@@ -353,12 +395,22 @@ fn spm_buffer_in_l1() {
         assert_eq!(blocks[79], f16::from_f32(79.0));
         assert_eq!(blocks[40], f16::ZERO);
         assert_eq!(contiguous[31], f16::from_f32(-31.0));
-        assert!(ws.iter().all(|v| *v == f16::ZERO), "the L1 form leaves GM alone");
+        assert!(
+            ws.iter().all(|v| *v == f16::ZERO),
+            "the L1 form leaves GM alone"
+        );
         assert_eq!(api_pipes(&r, "TPipe::ReadSpmBuffer"), vec![Pipe::MTE1; 2]);
     }
     let e = fail_on(&ASCEND910B, || TPipe::new().init_spm_buffer_l1(64));
     assert_eq!(e.category, Category::Unsupported);
-    assert_mentions(&e, &["TPipe::InitSpmBuffer", "Atlas training series", "Atlas inference series"]);
+    assert_mentions(
+        &e,
+        &[
+            "TPipe::InitSpmBuffer",
+            "Atlas training series",
+            "Atlas inference series",
+        ],
+    );
 }
 
 #[test]
@@ -378,11 +430,17 @@ fn spm_buffer_refusals() {
     };
     let e = with(&|p, t| p.write_spm_buffer_count(&t, 32, 32));
     assert_eq!(e.category, Category::Size);
-    assert_mentions(&e, &["reaches byte 160 of the SPM buffer, which has 128 bytes"]);
+    assert_mentions(
+        &e,
+        &["reaches byte 160 of the SPM buffer, which has 128 bytes"],
+    );
     let e = with(&|p, t| p.read_spm_buffer(&t, DataCopyParams::new(0, 1, 0, 0), 0));
     assert_mentions(&e, &["blockCount", "[1, 4095]"]);
     let e = with(&|p, t| p.write_spm_buffer(&t, DataCopyParams::new(3, 3, 0, 0), 0));
-    assert_mentions(&e, &["spans 288 bytes of `writeBuffer`, which has 256 bytes"]);
+    assert_mentions(
+        &e,
+        &["spans 288 bytes of `writeBuffer`, which has 256 bytes"],
+    );
     let e = with(&|p, t| p.write_spm_buffer_count(&t, 4, -32));
     assert_mentions(&e, &["writeOffset", "≥ 0"]);
     let e = fail(|| {
@@ -431,7 +489,11 @@ fn pop_stack_buffer_takes_the_rest_of_the_buffer() {
             // The page's example.
             let t = pop_stack_buffer::<i16, QuePosition::VECCALC>(&pipe)?.expect("space left");
             t.set_value(t.get_size() - 1, -7)?;
-            got.put((t.get_phy_addr(), t.get_size(), t.get_value(t.get_size() - 1)?));
+            got.put((
+                t.get_phy_addr(),
+                t.get_size(),
+                t.get_value(t.get_size() - 1)?,
+            ));
             Ok(())
         });
         assert_eq!(got.get(), (1024, (ub - 1024) / 2, -7), "{p}");
@@ -490,15 +552,20 @@ fn que_config_matches_init_buffer() {
         let mut pipe = TPipe::new();
         let mut pool = TBufPool::<QuePosition::VECCALC>::new();
         pipe.init_buf_pool(&mut pool, 4096)?;
-        let mut q = TQueBind::<QuePosition::VECIN, QuePosition::VECOUT, 1>::with_config(
-            TQueConfig {
+        let mut q =
+            TQueBind::<QuePosition::VECIN, QuePosition::VECOUT, 1>::with_config(TQueConfig {
                 buffer_len: 512,
                 ..TQueConfig::default()
-            },
-        );
+            });
         pool.init_buffer(&mut q, 1, 1024)
     });
-    assert_mentions(&e, &["TBufPool::InitBuffer", "TQueConfig.bufferLen = 512 but InitBuffer gives 1024"]);
+    assert_mentions(
+        &e,
+        &[
+            "TBufPool::InitBuffer",
+            "TQueConfig.bufferLen = 512 but InitBuffer gives 1024",
+        ],
+    );
 }
 
 #[test]
@@ -518,7 +585,10 @@ fn que_config_format_conversions() {
         TPipe::new().init_buffer(&mut q, 1, 1024)
     });
     assert_eq!(e.category, Category::Position);
-    assert_mentions(&e, &["TQueConfig.nd2nz applies only to queues at A1/B1, not VECIN"]);
+    assert_mentions(
+        &e,
+        &["TQueConfig.nd2nz applies only to queues at A1/B1, not VECIN"],
+    );
     let e = fail_on(&ASCEND310P, || {
         let mut q = TQue::<QuePosition::A1, 1>::with_config(nd2nz);
         TPipe::new().init_buffer(&mut q, 1, 1024)
@@ -586,7 +656,14 @@ fn pool_buffers_are_dead_after_reset() {
         pool.reset()?;
         q.alloc_tensor::<f32>().map(|_| ())
     });
-    assert_mentions(&e, &["TQue::AllocTensor", "TBufPool that was Reset at", "give the queue memory again"]);
+    assert_mentions(
+        &e,
+        &[
+            "TQue::AllocTensor",
+            "TBufPool that was Reset at",
+            "give the queue memory again",
+        ],
+    );
     // Given memory again after the Reset, the same queue and TBuf work; tensors from before
     // stay dead.
     let e = fail(|| {
@@ -605,7 +682,10 @@ fn pool_buffers_are_dead_after_reset() {
         pool.init_buffer(&mut q, 1, 512)?;
         let n = b.get::<f32>()?;
         let t = q.alloc_tensor::<f32>()?;
-        assert_eq!((n.get_phy_addr(), n.get_size(), t.get_phy_addr()), (0, 512, 2048));
+        assert_eq!(
+            (n.get_phy_addr(), n.get_size(), t.get_phy_addr()),
+            (0, 512, 2048)
+        );
         adds(&n, &n, 1.0f32, 512)?;
         q.free_tensor(&t)?;
         adds(&old, &n, 1.0f32, 64)

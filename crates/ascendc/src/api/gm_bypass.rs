@@ -30,7 +30,10 @@ fn check<T: Element>(core: &Core, api: &'static str, addr: &GmAddr) -> Result<()
         return Err(SimError::new(
             Category::Type,
             api,
-            format!("T = {} is not supported (supported: {GM_BYPASS_TYPES})", T::DTYPE),
+            format!(
+                "T = {} is not supported (supported: {GM_BYPASS_TYPES})",
+                T::DTYPE
+            ),
         ));
     }
     let (off, len) = (addr.offset() as u64, addr.region_len() as u64);
@@ -80,7 +83,12 @@ pub fn read_gm_by_pass_dcache<T: Element>(addr: &GmAddr) -> Result<T> {
     with_core(API, loc, |core| {
         check::<T>(core, API, addr)?;
         let mut v = T::default();
-        dma::read(core, API, Endpoint::Gm(addr, 0), bytemuck::bytes_of_mut(&mut v))?;
+        dma::read(
+            core,
+            API,
+            Endpoint::Gm(addr, 0),
+            bytemuck::bytes_of_mut(&mut v),
+        )?;
         core.issue(Pipe::S, API, loc, &[access::<T>(false, addr)]);
         Ok(v)
     })

@@ -54,7 +54,12 @@ struct SpmCopy {
 /// `to_spm` says which side is the source.
 fn params_pattern(api: &'static str, p: DataCopyParams, to_spm: bool) -> Result<SpmCopy> {
     if !(1..=4095).contains(&p.block_count) {
-        return Err(SimError::range(api, "blockCount", p.block_count, "[1, 4095]"));
+        return Err(SimError::range(
+            api,
+            "blockCount",
+            p.block_count,
+            "[1, 4095]",
+        ));
     }
     if p.block_len == 0 {
         return Err(SimError::range(api, "blockLen", p.block_len, "[1, 65535]"));

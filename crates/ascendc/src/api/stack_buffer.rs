@@ -48,7 +48,10 @@ pub fn pop_stack_buffer_at<T: Element>(
             return Err(SimError::new(
                 Category::Type,
                 API,
-                format!("T = {} is not supported (supported: {POP_STACK_TYPES})", T::DTYPE),
+                format!(
+                    "T = {} is not supported (supported: {POP_STACK_TYPES})",
+                    T::DTYPE
+                ),
             ));
         }
         let hw = core
@@ -59,7 +62,10 @@ pub fn pop_stack_buffer_at<T: Element>(
                 SimError::new(
                     Category::Position,
                     API,
-                    format!("position {pos} has no on-chip buffer on {}", core.profile.soc),
+                    format!(
+                        "position {pos} has no on-chip buffer on {}",
+                        core.profile.soc
+                    ),
                 )
             })?;
         core.check_buffer(API, hw)?;

@@ -120,7 +120,10 @@ pub fn get_store_atomic_config() -> Result<(u16, u16)> {
             return Err(SimError::new(
                 Category::Type,
                 API,
-                format!("the atomic in force works on {:?}, which has no AtomicDtype code", st.dtype),
+                format!(
+                    "the atomic in force works on {:?}, which has no AtomicDtype code",
+                    st.dtype
+                ),
             ));
         }
         let code = match op {

@@ -167,7 +167,11 @@ impl<B: QuePos> PoolBuffer for TBuf<B> {
         };
         let gen = core.lives.allocate(id, 0, B::POS, loc);
         core.lives.attached(id);
-        self.owner = Some(Owner { queue: id, buf: 0, gen });
+        self.owner = Some(Owner {
+            queue: id,
+            buf: 0,
+            gen,
+        });
         self.hw = hw;
         self.addr = addr;
         self.len = rlen;

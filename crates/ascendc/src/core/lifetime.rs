@@ -97,7 +97,10 @@ impl BufferLives {
 
     /// The `Reset` that took owner `id`'s memory, while it has none again.
     pub fn detached_at(&self, id: u32) -> Option<SourceLoc> {
-        self.detached.iter().find(|(q, _)| *q == id).map(|(_, l)| *l)
+        self.detached
+            .iter()
+            .find(|(q, _)| *q == id)
+            .map(|(_, l)| *l)
     }
 
     /// Checks that queue `queue` has memory (not taken by its pool's `Reset`).

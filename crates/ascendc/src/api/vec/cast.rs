@@ -88,7 +88,11 @@ fn cast_run<D: CastElem, S: CastElem>(
                     (_, Exact::Float(f)) if same => Exact::Float(round_integral(f, mode)),
                     (_, e) => e,
                 };
-                let v = if truncate { low_bits(v, D::DTYPE, mode) } else { v };
+                let v = if truncate {
+                    low_bits(v, D::DTYPE, mode)
+                } else {
+                    v
+                };
                 let (d, exception) = D::convert(v, mode, sat);
                 if exception {
                     exceptions.set(exceptions.get() + 1);
@@ -122,7 +126,10 @@ fn low_bits(v: Exact, dst: DType, mode: RoundMode) -> Exact {
     };
     let bits = dst.size() as u32 * 8;
     let m = x & ((1i128 << bits) - 1);
-    let signed = matches!(dst, DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64);
+    let signed = matches!(
+        dst,
+        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+    );
     let w = if signed && m >> (bits - 1) == 1 {
         m - (1i128 << bits)
     } else {
