@@ -18,7 +18,7 @@ use crate::error::{Category, Result, SimError, SourceLoc};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(clippy::upper_case_acronyms)]
 pub enum SaturationMode {
-    /// Floating-point arithmetic and float conversions (half, bfloat16): CTRL[48].
+    /// Floating-point arithmetic and float conversions (half, bfloat16): `CTRL[48]`.
     FLOAT,
     /// Float → integer and integer → integer conversions.
     CAST,
@@ -107,7 +107,7 @@ pub fn get_ctrl_spr(start_bit: i8, end_bit: i8) -> Result<i64> {
 }
 
 /// `SetSaturationFlag<mode>(enableSat)`: `true` turns saturation on for `mode`, `false` off
-/// (FLOAT: Inf/NaN kept, CTRL[48] = 1; CAST: integer Cast results keep their low bits). A2/A3.
+/// (FLOAT: Inf/NaN kept, `CTRL[48]` = 1; CAST: integer Cast results keep their low bits). A2/A3.
 #[track_caller]
 pub fn set_saturation_flag_mode(mode: SaturationMode, enable_sat: bool) -> Result<()> {
     const API: &str = "SetSaturationFlag";

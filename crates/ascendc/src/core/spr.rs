@@ -1,7 +1,7 @@
 //! Special registers that vector instructions leave results in: the extreme value and index of
 //! the last `vcmax`/`vcmin` (ReduceRepeat<MAX/MIN>, ReduceMax/Min), the last ReduceSum result and
 //! the element count kept by the last GatherMask; and the control-register bits that are not
-//! vector-unit state (the conversion overflow mode; CTRL[48] lives in the vector state).
+//! vector-unit state (the conversion overflow mode; `CTRL[48]` lives in the vector state).
 
 use crate::dtype::DType;
 
