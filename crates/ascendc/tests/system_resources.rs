@@ -228,6 +228,11 @@ fn ctrl_spr_refusals() {
         &e,
         &["SetCtrlSpr", "CTRL[48:47] includes bit 47", "only CTRL[48]"],
     );
+    // The SetCtrlSpr page's second example configures atomics through CTRL[8:6], a bit range
+    // the page documents for later products only.
+    let e = fail(|| set_ctrl_spr(6, 8, 2));
+    assert_eq!(e.category, Category::Unsupported);
+    assert_mentions(&e, &["CTRL[8:6] includes bit 6"]);
     let e = fail(|| get_ctrl_spr(0, 63).map(|_| ()));
     assert_mentions(&e, &["GetCtrlSpr", "includes bit 0"]);
     let e = fail(|| set_ctrl_spr(48, 48, 2));
