@@ -28,3 +28,6 @@
 #include "ascendc/vec_copy.h"
 #include "ascendc/transpose.h"
 #include "ascendc/interp.h"
+#include "ascendc/gm_bypass.h"
+#include "ascendc/sys_regs.h"
+#include "ascendc/spm.h"

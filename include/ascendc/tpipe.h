@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tensor.h"
+#include "que_config.h"
 
 namespace AscendC {
 namespace detail {
@@ -68,13 +69,17 @@ class TQueBind : public detail::QueueBase {
 public:
     TQueBind()
         : QueueBase(ascendc_que_new(static_cast<uint8_t>(src), static_cast<uint8_t>(dst),
-                                    static_cast<uint8_t>(depth))) {}
+                                    static_cast<uint8_t>(depth))) {
+        detail::ApplyQueConfig<mask>(Handle());
+    }
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public detail::QueueBase {
 public:
-    TQue() : QueueBase(ascendc_que_new(static_cast<uint8_t>(pos), detail::NO_DST, static_cast<uint8_t>(depth))) {}
+    TQue() : QueueBase(ascendc_que_new(static_cast<uint8_t>(pos), detail::NO_DST, static_cast<uint8_t>(depth))) {
+        detail::ApplyQueConfig<mask>(Handle());
+    }
 };
 
 template <TPosition pos = TPosition::LCM>
@@ -113,6 +118,7 @@ private:
 
 using TEventID = int8_t;
 
+struct DataCopyParams;
 class TPipe;
 
 namespace detail {
@@ -173,6 +179,25 @@ public:
 
     void Reset() { ascendc_pipe_reset(handle_); }
     void Destroy() { ascendc_pipe_destroy(handle_); }
+
+    // The SPM buffer (defined in spm.h).
+    template <typename T>
+    void InitSpmBuffer(const GlobalTensor<T>& workspace, const int32_t bufferSize, detail::Loc loc = detail::Loc());
+    void InitSpmBuffer(const int32_t bufferSize, detail::Loc loc = detail::Loc());
+    template <typename T>
+    void WriteSpmBuffer(const LocalTensor<T>& writeBuffer, const DataCopyParams& copyParams, int32_t writeOffset = 0,
+                        detail::Loc loc = detail::Loc());
+    template <typename T>
+    void WriteSpmBuffer(const LocalTensor<T>& writeBuffer, const int32_t writeSize, int32_t writeOffset = 0,
+                        detail::Loc loc = detail::Loc());
+    template <typename T>
+    void ReadSpmBuffer(const LocalTensor<T>& readBuffer, const DataCopyParams& copyParams, int32_t readOffset = 0,
+                       detail::Loc loc = detail::Loc());
+    template <typename T>
+    void ReadSpmBuffer(const LocalTensor<T>& readBuffer, const int32_t readSize, int32_t readOffset = 0,
+                       detail::Loc loc = detail::Loc());
+
+    void* Handle() const { return handle_; }
 
 private:
     TEventID Event(uint8_t op, HardEvent evt, TEventID id, detail::Loc loc) {

@@ -96,6 +96,7 @@ enum class TPosition : uint8_t {
     TSCM,
     C2PIPE2GM,
     C2PIPE2LOCAL,
+    MAX,
 };
 using QuePosition = TPosition;
 

@@ -108,6 +108,16 @@ pub use api::workspace::{
 };
 pub use position::Hardware;
 
+pub use api::ctrl_spr::{
+    get_ctrl_spr, get_saturation_flag, set_ctrl_spr, set_saturation_flag_mode, SaturationMode,
+};
+pub use api::gm_bypass::{read_gm_by_pass_dcache, write_gm_by_pass_dcache};
+pub use api::que_config::TQueConfig;
+pub use api::stack_buffer::pop_stack_buffer;
+pub use api::store_atomic::{
+    get_store_atomic_config, set_store_atomic_config, AtomicDtype, AtomicOp,
+};
+
 /// `PIPE_S`.
 pub const PIPE_S: Pipe = Pipe::S;
 /// `PIPE_V`.

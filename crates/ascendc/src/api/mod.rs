@@ -1,12 +1,19 @@
 //! The Ascend C API layer: the kernel-facing types and functions, lowered onto `crate::core`.
 
 pub(crate) mod context;
+pub mod ctrl_spr;
 pub mod cube;
 pub mod data_copy;
 pub mod debug;
+pub mod gm_bypass;
 pub mod local_alloc;
+pub mod que_config;
 pub mod scalar_compute;
+pub mod spm;
+pub mod stack_buffer;
+pub mod store_atomic;
 pub mod sync;
+pub mod sys_support;
 pub mod system;
 pub mod tbuf;
 pub mod tbuf_pool;

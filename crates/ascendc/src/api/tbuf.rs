@@ -1,7 +1,8 @@
 //! `TBuf`: scratch memory without queue semantics.
 
 use super::context::with_core;
-use super::tensor::LocalTensor;
+use super::tensor::{LocalTensor, Owner};
+use crate::core::Core;
 use crate::dtype::Element;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, QuePos};
@@ -12,6 +13,8 @@ pub struct TBuf<P: QuePos> {
     pub(super) hw: Hardware,
     pub(super) addr: u32,
     pub(super) len: u32,
+    /// The allocation of a TBuf a `TBufPool` gave memory to (ended by the pool's `Reset`).
+    pub(super) owner: Option<Owner>,
     _p: PhantomData<P>,
 }
 
@@ -28,11 +31,13 @@ impl<P: QuePos> TBuf<P> {
             hw: Hardware::UB,
             addr: 0,
             len: 0,
+            owner: None,
             _p: PhantomData,
         }
     }
 
-    fn check_init(&self, api: &'static str) -> Result<()> {
+    fn check_init(&self, core: &Core, api: &'static str) -> Result<()> {
+        Owner::check_live(self.owner, core, api, "the TBuf")?;
         if self.len == 0 {
             Err(SimError::new(
                 Category::QueueState,
@@ -48,8 +53,8 @@ impl<P: QuePos> TBuf<P> {
     #[track_caller]
     pub fn get<T: Element>(&self) -> Result<LocalTensor<T>> {
         let loc = SourceLoc::caller();
-        with_core("TBuf::Get", loc, |_| {
-            self.check_init("TBuf::Get")?;
+        with_core("TBuf::Get", loc, |core| {
+            self.check_init(core, "TBuf::Get")?;
             Ok(self.tensor(self.addr, self.len))
         })
     }
@@ -60,8 +65,8 @@ impl<P: QuePos> TBuf<P> {
     pub fn get_count<T: Element>(&self, count: u32) -> Result<LocalTensor<T>> {
         let loc = SourceLoc::caller();
         const API: &str = "TBuf::Get";
-        with_core(API, loc, |_| {
-            self.check_init(API)?;
+        with_core(API, loc, |core| {
+            self.check_init(core, API)?;
             let bytes = count as u64 * T::SIZE as u64;
             if count == 0 || !bytes.is_multiple_of(32) {
                 return Err(SimError::new(
@@ -87,8 +92,8 @@ impl<P: QuePos> TBuf<P> {
     pub fn get_with_offset<T: Element>(&self, count: u32, offset: u32) -> Result<LocalTensor<T>> {
         let loc = SourceLoc::caller();
         const API: &str = "TBuf::GetWithOffset";
-        with_core(API, loc, |_| {
-            self.check_init(API)?;
+        with_core(API, loc, |core| {
+            self.check_init(core, API)?;
             if !offset.is_multiple_of(32) {
                 return Err(SimError::new(
                     Category::Align,
@@ -112,6 +117,6 @@ impl<P: QuePos> TBuf<P> {
     }
 
     fn tensor<T: Element>(&self, addr: u32, len: u32) -> LocalTensor<T> {
-        LocalTensor::raw(P::POS, self.hw, addr, len, None)
+        LocalTensor::raw(P::POS, self.hw, addr, len, self.owner)
     }
 }

@@ -5,12 +5,14 @@
 
 use super::context::with_core;
 use super::tbuf::TBuf;
-use super::tpipe::TPipe;
+use super::tensor::Owner;
+use super::tpipe::{TPipe, NEXT_QUEUE};
 use super::tque::{Queue, QueueState};
 use crate::core::Core;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, QuePos, TPosition};
 use std::marker::PhantomData;
+use std::sync::atomic::Ordering;
 
 /// A buffer pool at position `P` managing at most `bufIDSize` buffers (`TBufPool<pos,
 /// bufIDSize>`; 4 unless made with [`TBufPool::with_buf_id_size`]).
@@ -24,6 +26,9 @@ pub struct TBufPool<P: QuePos> {
     len: u32,
     cursor: u32,
     handles: u32,
+    /// Lifetime identities (`core::lifetime`) of the queues and TBufs given memory since the
+    /// last `Reset`.
+    members: Vec<u32>,
     _p: PhantomData<P>,
 }
 
@@ -45,7 +50,8 @@ impl<P: QuePos> std::fmt::Debug for TBufPool<P> {
 
 /// What a pool gives memory to with [`TBufPool::init_buffer`]: queues and TBufs.
 pub trait PoolBuffer {
-    /// Attaches `num` buffers of `len` bytes each, carved from `at(bytes)`.
+    /// Attaches `num` buffers of `len` bytes each, carved from `carve(bytes)`; returns the
+    /// number of buffers and the lifetime identity of the queue or TBuf.
     #[doc(hidden)]
     fn init_from_pool(
         &mut self,
@@ -54,7 +60,8 @@ pub trait PoolBuffer {
         num: u32,
         len: u32,
         carve: &mut dyn FnMut(u32) -> Result<u32>,
-    ) -> Result<u32>;
+        loc: SourceLoc,
+    ) -> Result<(u32, u32)>;
 }
 
 const INIT_BUFFER: &str = "TBufPool::InitBuffer";
@@ -80,7 +87,8 @@ impl<Q: Queue> PoolBuffer for Q {
         num: u32,
         len: u32,
         carve: &mut dyn FnMut(u32) -> Result<u32>,
-    ) -> Result<u32> {
+        _loc: SourceLoc,
+    ) -> Result<(u32, u32)> {
         let q: &mut QueueState = self.state_mut();
         let qhw = q.resolve(core, INIT_BUFFER)?;
         if qhw != hw {
@@ -97,6 +105,7 @@ impl<Q: Queue> PoolBuffer for Q {
         if len == 0 {
             return Err(SimError::range(INIT_BUFFER, "len", len, "(0, pool size]"));
         }
+        super::que_config::check_init(q, core, INIT_BUFFER, num, len)?;
         let base = carve(num * rlen)?;
         q.attach(
             core,
@@ -104,7 +113,7 @@ impl<Q: Queue> PoolBuffer for Q {
             (0..num).map(|i| (base + i * rlen, rlen)),
             INIT_BUFFER,
         )?;
-        Ok(num)
+        Ok((num, q.id()))
     }
 }
 
@@ -116,7 +125,8 @@ impl<B: QuePos> PoolBuffer for TBuf<B> {
         num: u32,
         len: u32,
         carve: &mut dyn FnMut(u32) -> Result<u32>,
-    ) -> Result<u32> {
+        loc: SourceLoc,
+    ) -> Result<(u32, u32)> {
         if num != 1 {
             return Err(SimError::range(
                 INIT_BUFFER,
@@ -136,11 +146,14 @@ impl<B: QuePos> PoolBuffer for TBuf<B> {
                 ),
             ));
         }
-        if self.len != 0 {
+        let reset = self
+            .owner
+            .is_some_and(|o| core.lives.detached_at(o.queue).is_some());
+        if self.len != 0 && !reset {
             return Err(SimError::new(
                 Category::QueueState,
                 INIT_BUFFER,
-                "this TBuf already has memory: InitBuffer may be called once per TBuf",
+                "this TBuf already has memory: InitBuffer may be called once per TBuf (again only after its pool's Reset)",
             ));
         }
         let rlen = len.div_ceil(32) * 32;
@@ -148,10 +161,21 @@ impl<B: QuePos> PoolBuffer for TBuf<B> {
             return Err(SimError::range(INIT_BUFFER, "len", len, "(0, pool size]"));
         }
         let addr = carve(rlen)?;
+        let id = match self.owner {
+            Some(o) => o.queue,
+            None => NEXT_QUEUE.fetch_add(1, Ordering::Relaxed),
+        };
+        let gen = core.lives.allocate(id, 0, B::POS, loc);
+        core.lives.attached(id);
+        self.owner = Some(Owner {
+            queue: id,
+            buf: 0,
+            gen,
+        });
         self.hw = hw;
         self.addr = addr;
         self.len = rlen;
-        Ok(1)
+        Ok((1, id))
     }
 }
 
@@ -172,6 +196,7 @@ impl<P: QuePos> TBufPool<P> {
             len: 0,
             cursor: 0,
             handles: 0,
+            members: Vec::new(),
             _p: PhantomData,
         }
     }
@@ -273,8 +298,9 @@ impl<P: QuePos> TBufPool<P> {
             }
             let hw = self.hw;
             let mut carve = |bytes: u32| self.carve(INIT_BUFFER, bytes);
-            let n = buf.init_from_pool(core, hw, num, len, &mut carve)?;
+            let (n, id) = buf.init_from_pool(core, hw, num, len, &mut carve, loc)?;
             self.handles += n;
+            self.members.push(id);
             Ok(())
         })
     }
@@ -322,14 +348,18 @@ impl<P: QuePos> TBufPool<P> {
     }
 
     /// `Reset`: the whole pool is free again; buffers given out before hold no valid data and
-    /// queues must be initialised anew before use.
+    /// queues must be initialised anew before use. Tensors of the pool's queues and TBufs made
+    /// before the reset are refused by every later call that uses them.
     #[track_caller]
     pub fn reset(&mut self) -> Result<()> {
         let loc = SourceLoc::caller();
-        with_core("TBufPool::Reset", loc, |_| {
+        with_core("TBufPool::Reset", loc, |core| {
             self.ready("TBufPool::Reset")?;
             self.cursor = 0;
             self.handles = 0;
+            for id in self.members.drain(..) {
+                core.lives.reset_owner(id, loc);
+            }
             Ok(())
         })
     }

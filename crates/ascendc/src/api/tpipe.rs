@@ -22,6 +22,8 @@ pub struct TPipe {
     handles: u32,
     registered: bool,
     error: Option<SimError>,
+    /// The SPM buffer of `InitSpmBuffer`, if any.
+    pub(super) spm: Option<super::spm::SpmBuffer>,
 }
 
 impl Default for TPipe {
@@ -52,6 +54,7 @@ impl TPipe {
             handles: 0,
             registered,
             error,
+            spm: None,
         }
     }
 
@@ -96,6 +99,7 @@ impl TPipe {
                     format!("(0, {pool}] bytes (the {hw} of {})", core.profile.soc),
                 ));
             }
+            super::que_config::check_init(q, core, API, num, len)?;
             let rlen = len.div_ceil(32) * 32;
             let total = num as u64 * rlen as u64;
             if total > pool as u64 {
@@ -265,6 +269,18 @@ impl TPipe {
         Ok(start)
     }
 
+    /// The bytes of `hw` no buffer of the pipe holds yet: (first byte, end byte), the end being
+    /// the start of the TSCM area for L1.
+    pub(super) fn free_range(&self, core: &Core, hw: Hardware) -> (u32, u32) {
+        let size = core.profile.size_of(hw);
+        let i = hw.local_index().expect("local buffer");
+        let end = match hw {
+            Hardware::L1 => self.tscm_ptr.unwrap_or(size),
+            _ => size,
+        };
+        (self.cursors[i].min(end), end)
+    }
+
     fn alloc_tscm(&mut self, core: &Core, api: &'static str, bytes: u32) -> Result<u32> {
         let top = self.tscm_ptr.unwrap_or(core.profile.size_of(Hardware::L1));
         let l1_cursor = self.cursors[Hardware::L1.local_index().unwrap()];
@@ -286,6 +302,7 @@ impl TPipe {
         self.cursors = [0; 7];
         self.tscm_ptr = None;
         self.handles = 0;
+        self.spm = None;
         try_with_core(|core| core.reset_events());
     }
 

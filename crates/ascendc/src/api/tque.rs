@@ -46,7 +46,7 @@ pub struct QueueState {
     depth: u8,
     pub(super) initialised: bool,
     hw: Hardware,
-    pos: TPosition,
+    pub(super) pos: TPosition,
     bufs: Vec<BufHandle>,
     cursor: usize,
     used_count: u32,
@@ -56,6 +56,8 @@ pub struct QueueState {
     tail: usize,
     enq_event: Option<HardEvent>,
     free_event: Option<HardEvent>,
+    /// The `TQueConfig` template argument, if any.
+    pub(super) config: Option<super::que_config::TQueConfig>,
 }
 
 /// The events a queue between two physical buffers uses: (enqueue, free).
@@ -102,6 +104,7 @@ impl QueueState {
             tail: 0,
             enq_event: None,
             free_event: None,
+            config: None,
         }
     }
 
@@ -173,7 +176,13 @@ impl QueueState {
             }
         }
         self.initialised = true;
+        core.lives.attached(self.id);
         Ok(())
+    }
+
+    /// The queue's identity in the buffer lifetimes (`core::lifetime`).
+    pub(super) fn id(&self) -> u32 {
+        self.id
     }
 
     fn owned(&self, api: &'static str, owner: Option<Owner>) -> Result<usize> {
@@ -200,6 +209,7 @@ impl QueueState {
                 "bufNum must be > 0: call TPipe::InitBuffer on this queue first",
             ));
         }
+        core.lives.check_attached(API, self.id)?;
         let n = self.bufs.len();
         let mut misses = 0;
         let idx = loop {

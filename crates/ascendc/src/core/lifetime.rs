@@ -5,6 +5,10 @@
 //! Every `AllocTensor` starts a new *generation* of its buffer; the tensor carries that number.
 //! `FreeTensor` ends it. An instruction whose operand carries a generation that is not the live
 //! one fails, naming the queue, the `FreeTensor` line and (through the error) the use line.
+//!
+//! Buffers given out by a `TBufPool` (queue buffers and TBufs) are also ended by the pool's
+//! `Reset`: every allocation current at the reset is invalid afterwards, and a queue of the pool
+//! cannot allocate again until it is given memory anew (`InitBuffer`).
 
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::TPosition;
@@ -12,49 +16,53 @@ use crate::position::TPosition;
 /// One allocation of one queue buffer.
 #[derive(Debug, Clone, Copy)]
 struct Life {
+    queue: u32,
+    buf: u16,
     gen: u32,
     pos: TPosition,
     alloc_at: SourceLoc,
     freed_at: Option<SourceLoc>,
+    /// The last pool `Reset` that ended this buffer: allocations up to `gen` are invalid.
+    reset: Option<(u32, SourceLoc)>,
 }
 
 /// The buffer lifetimes of one core (a handful of queues with one or two buffers each, so a
 /// short vector searched linearly).
 #[derive(Debug, Default)]
 pub struct BufferLives {
-    /// `queue << 16 | buf` of each entry of `lives`, searched on every operand check.
-    keys: Vec<u64>,
     lives: Vec<Life>,
+    /// Owners (queues) whose pool was reset and that have no memory again yet.
+    detached: Vec<(u32, SourceLoc)>,
 }
 
 impl BufferLives {
-    fn key(queue: u32, buf: u16) -> u64 {
-        (queue as u64) << 16 | buf as u64
-    }
-
-    fn index(&self, queue: u32, buf: u16) -> Option<usize> {
-        let k = Self::key(queue, buf);
-        self.keys.iter().position(|&x| x == k)
+    fn find(&self, queue: u32, buf: u16) -> Option<&Life> {
+        self.lives.iter().find(|l| l.queue == queue && l.buf == buf)
     }
 
     /// Starts a new allocation of buffer `buf` of queue `queue` (position `pos`) at `loc`;
     /// returns its generation.
     pub fn allocate(&mut self, queue: u32, buf: u16, pos: TPosition, loc: SourceLoc) -> u32 {
-        match self.index(queue, buf) {
-            Some(i) => {
-                let l = &mut self.lives[i];
+        match self
+            .lives
+            .iter_mut()
+            .find(|l| l.queue == queue && l.buf == buf)
+        {
+            Some(l) => {
                 l.gen = l.gen.wrapping_add(1);
                 l.alloc_at = loc;
                 l.freed_at = None;
                 l.gen
             }
             None => {
-                self.keys.push(Self::key(queue, buf));
                 self.lives.push(Life {
+                    queue,
+                    buf,
                     gen: 1,
                     pos,
                     alloc_at: loc,
                     freed_at: None,
+                    reset: None,
                 });
                 1
             }
@@ -63,8 +71,50 @@ impl BufferLives {
 
     /// Ends the current allocation of the buffer (`FreeTensor` at `loc`).
     pub fn free(&mut self, queue: u32, buf: u16, loc: SourceLoc) {
-        if let Some(i) = self.index(queue, buf) {
-            self.lives[i].freed_at = Some(loc);
+        if let Some(l) = self
+            .lives
+            .iter_mut()
+            .find(|l| l.queue == queue && l.buf == buf)
+        {
+            l.freed_at = Some(loc);
+        }
+    }
+
+    /// Ends every allocation of owner `id` (a queue or TBuf of a pool) at the pool's `Reset`
+    /// at `loc`; a queue must be given memory again before its next AllocTensor.
+    pub fn reset_owner(&mut self, id: u32, loc: SourceLoc) {
+        for l in self.lives.iter_mut().filter(|l| l.queue == id) {
+            l.reset = Some((l.gen, loc));
+        }
+        self.detached.retain(|(q, _)| *q != id);
+        self.detached.push((id, loc));
+    }
+
+    /// Owner `id` was given memory (`InitBuffer`).
+    pub fn attached(&mut self, id: u32) {
+        self.detached.retain(|(q, _)| *q != id);
+    }
+
+    /// The `Reset` that took owner `id`'s memory, while it has none again.
+    pub fn detached_at(&self, id: u32) -> Option<SourceLoc> {
+        self.detached
+            .iter()
+            .find(|(q, _)| *q == id)
+            .map(|(_, l)| *l)
+    }
+
+    /// Checks that queue `queue` has memory (not taken by its pool's `Reset`).
+    pub fn check_attached(&self, api: &'static str, queue: u32) -> Result<()> {
+        match self.detached_at(queue) {
+            Some(at) => Err(SimError::new(
+                Category::QueueState,
+                api,
+                format!(
+                    "the queue's buffers came from a TBufPool that was Reset at {at}: give the queue memory again \
+                     (TBufPool::InitBuffer) before allocating from it"
+                ),
+            )),
+            None => Ok(()),
         }
     }
 
@@ -79,28 +129,50 @@ impl BufferLives {
         buf: u16,
         gen: u32,
     ) -> Result<()> {
-        let Some(i) = self.index(queue, buf) else {
+        let Some(l) = self.find(queue, buf) else {
             return Ok(());
         };
-        let l = &self.lives[i];
-        if l.gen == gen && l.freed_at.is_none() {
+        if l.gen == gen && l.freed_at.is_none() && l.reset.is_none() {
             return Ok(());
         }
-        Err(Self::stale(l, api, name, buf, gen))
+        Self::stale(l, api, name, buf, gen)
     }
 
-    /// The error for a use of allocation `gen` of buffer `buf` whose current life is `l`.
+    /// The error, if any, for a use of allocation `gen` of buffer `buf` whose life is `l`.
     #[cold]
     #[inline(never)]
-    fn stale(l: &Life, api: &'static str, name: &str, buf: u16, gen: u32) -> SimError {
+    fn stale(l: &Life, api: &'static str, name: &str, buf: u16, gen: u32) -> Result<()> {
+        if let Some((_, at)) = l.reset.filter(|(last, _)| gen <= *last) {
+            return Err(SimError::new(
+                Category::QueueState,
+                api,
+                format!(
+                    "tensor `{name}` lies in a buffer of a TBufPool that was Reset at {at}: after Reset the \
+                     pool's memory belongs to the next phase; get the tensor anew from a buffer initialised after \
+                     the Reset"
+                ),
+            ));
+        }
         let what = || {
             format!(
                 "tensor `{name}` is buffer {buf} of a {} queue, allocated by AllocTensor",
                 l.pos
             )
         };
-        match l.freed_at {
-            Some(f) if l.gen == gen => SimError::new(
+        if l.gen != gen {
+            return Err(SimError::new(
+                Category::QueueState,
+                api,
+                format!(
+                    "{} and since freed: the buffer now belongs to a later AllocTensor (at {}); \
+                     use a tensor only between its AllocTensor/DeQue and its FreeTensor",
+                    what(),
+                    l.alloc_at
+                ),
+            ));
+        }
+        if let Some(f) = l.freed_at {
+            return Err(SimError::new(
                 Category::QueueState,
                 api,
                 format!(
@@ -110,18 +182,9 @@ impl BufferLives {
                     l.alloc_at,
                     f
                 ),
-            ),
-            _ => SimError::new(
-                Category::QueueState,
-                api,
-                format!(
-                    "{} and since freed: the buffer now belongs to a later AllocTensor (at {}); \
-                     use a tensor only between its AllocTensor/DeQue and its FreeTensor",
-                    what(),
-                    l.alloc_at
-                ),
-            ),
+            ));
         }
+        Ok(())
     }
 }
 

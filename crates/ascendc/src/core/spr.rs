@@ -1,6 +1,7 @@
 //! Special registers that vector instructions leave results in: the extreme value and index of
 //! the last `vcmax`/`vcmin` (ReduceRepeat<MAX/MIN>, ReduceMax/Min), the last ReduceSum result and
-//! the element count kept by the last GatherMask.
+//! the element count kept by the last GatherMask; and the control-register bits that are not
+//! vector-unit state (the conversion overflow mode; `CTRL[48]` lives in the vector state).
 
 use crate::dtype::DType;
 
@@ -27,4 +28,24 @@ pub struct SpecialRegs {
     pub sum: Option<(DType, u64)>,
     /// Elements kept by the last GatherMask; `None` until one ran.
     pub gather_mask_count: Option<u64>,
+    /// The conversion overflow mode of Cast.
+    pub cast_overflow: CastOverflow,
+}
+
+/// The CTRL bit that selects the fp16 overflow mode on A2/A3: 0 = saturation (±Inf → ±MAX,
+/// NaN → 0), 1 = Inf/NaN kept. Its state is `VectorState::fp16_saturation` (inverted), which the
+/// vector unit, Mmad and Fixpipe read.
+pub const CTRL_FP16_INF_NAN_BIT: u8 = 48;
+
+/// The CTRL bits that `SetCtrlSpr` / `GetCtrlSpr` may address on A2/A3 (the documentation lists
+/// only bit 48 for these products).
+pub const CTRL_BITS_A2_A3: &[u8] = &[CTRL_FP16_INF_NAN_BIT];
+
+/// The conversion overflow mode (`SetSaturationFlag<SaturationMode::CAST>`): `false` (the reset
+/// state) saturates integer results of a Cast at the target's range; `true` keeps the low bits
+/// of the integer result instead.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CastOverflow {
+    /// Integer Cast results wrap to the target's width instead of saturating.
+    pub truncate: bool,
 }

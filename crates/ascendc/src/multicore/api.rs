@@ -388,7 +388,7 @@ fn pipe_or_v(p: Pipe) -> Pipe {
     }
 }
 
-fn set_atomic(
+pub(crate) fn set_atomic(
     api: &'static str,
     loc: SourceLoc,
     op: Option<AtomicOp>,

@@ -566,7 +566,7 @@ fn run<D: Element, S: Element>(
         }
     };
     // Compute every output element, then write.
-    let sat = core.options.fp16_saturation;
+    let sat = core.vector.fp16_saturation; // CTRL[48]
     let l0c = core.mem.bytes(Hardware::L0C);
     let mut out: Vec<(u64, [u8; 4])> = Vec::with_capacity((nd_num * m * n) as usize);
     for mat in 0..nd_num {

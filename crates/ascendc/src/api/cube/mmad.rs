@@ -316,7 +316,7 @@ fn run<D: Element, U: Element, S: Element>(
         .map(|x| read::<S>(b_mem, b_at(x / n, x % n)))
         .collect();
     let integer = D::DTYPE != DType::Float && D::DTYPE != DType::Half;
-    let sat = core.options.fp16_saturation;
+    let sat = core.vector.fp16_saturation; // CTRL[48]
     let mut out: Vec<(usize, [u8; 4])> = Vec::with_capacity(m * n);
     for i in 0..m {
         for j in 0..n {

@@ -2,7 +2,8 @@
 //!
 //! Lanes per repeat follow the wider type (half → int32: 64 lanes; the half source then uses
 //! 4 blocks per repeat, hence `srcRepStride = 4` for contiguous data). Integer targets saturate
-//! at their range (NaN → 0; a negative value cast to an unsigned type gives 0 and a warning);
+//! at their range (NaN → 0; a negative value cast to an unsigned type gives 0 and a warning), or
+//! keep the low bits of the integer result after `SetSaturationFlag<CAST>(false)`;
 //! half/bfloat16 targets follow the fp16 overflow mode; float never saturates.
 
 use super::binary::lanes_for;
@@ -12,6 +13,7 @@ use super::{run, Count, Issue, Mask, UnaryRepeatParams};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
 use crate::core::vector::map1;
+use crate::dtype::DType;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::numeric::{round_integral, CastElem, Exact, RoundMode};
 use std::cell::Cell;
@@ -75,6 +77,7 @@ fn cast_run<D: CastElem, S: CastElem>(
         let sat = core.vector.fp16_saturation;
         let scale = core.vector.deq_scale.to_f64();
         let kind = rule.kind;
+        let truncate = core.spr.cast_overflow.truncate && !D::DTYPE.is_float();
         let same = S::DTYPE == D::DTYPE;
         let exceptions = Cell::new(0u64);
         let lanes = lanes_for(S::SIZE.max(D::SIZE));
@@ -84,6 +87,11 @@ fn cast_run<D: CastElem, S: CastElem>(
                     (CastKind::DeqScale, Exact::Int(i)) => Exact::Float(i as f64 * scale),
                     (_, Exact::Float(f)) if same => Exact::Float(round_integral(f, mode)),
                     (_, e) => e,
+                };
+                let v = if truncate {
+                    low_bits(v, D::DTYPE, mode)
+                } else {
+                    v
                 };
                 let (d, exception) = D::convert(v, mode, sat);
                 if exception {
@@ -106,6 +114,28 @@ fn cast_run<D: CastElem, S: CastElem>(
         }
         Ok(())
     })
+}
+
+/// The integer result of `v` (rounded with `mode`, NaN → 0) keeping only the low bits of
+/// `dst`'s width: the conversion result with `SetSaturationFlag<CAST>(false)`.
+fn low_bits(v: Exact, dst: DType, mode: RoundMode) -> Exact {
+    let x: i128 = match v {
+        Exact::Int(i) => i as i128,
+        Exact::Float(f) if f.is_nan() => 0,
+        Exact::Float(f) => round_integral(f, mode) as i128,
+    };
+    let bits = dst.size() as u32 * 8;
+    let m = x & ((1i128 << bits) - 1);
+    let signed = matches!(
+        dst,
+        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+    );
+    let w = if signed && m >> (bits - 1) == 1 {
+        m - (1i128 << bits)
+    } else {
+        m
+    };
+    i64::try_from(w).map_or(Exact::Float(w as f64), Exact::Int)
 }
 
 /// The level-2 overlap check of the CPU-debug library: narrow → wide on the same address, or a
