@@ -24,15 +24,14 @@ pub fn assert_check(
     message: impl FnOnce() -> String,
 ) -> Result<()> {
     let loc = SourceLoc::caller();
-    with_core(api, loc, |core| {
-        require(core, api)?;
-        if holds {
-            return Ok(());
-        }
-        let message = message();
-        println!("{}", assert_line(loc, expr, &message));
-        Err(assert_error(api, expr, &message))
-    })
+    with_core(api, loc, |core| require(core, api))?;
+    if holds {
+        return Ok(());
+    }
+    // Formatted outside the core: the message may call other API functions.
+    let message = message();
+    println!("{}", assert_line(loc, expr, &message));
+    with_core(api, loc, |_| Err(assert_error(api, expr, &message)))
 }
 
 /// The line a failed assertion prints: `[ASSERT] <file>:<line>: Assertion `<expr>' <message>`.
