@@ -9,15 +9,21 @@ use ascendc::chip::{ChipProfile, ASCEND310B, ASCEND310P, ASCEND910, ASCEND910B, 
 use ascendc::prelude::*;
 use ascendc::{
     ascendc_assert, async_on, check_local_memory_ia, data_cache_clean_and_invalid,
-    data_cache_preload, get_arch_version, get_data_block_size_in_bytes,
-    get_icache_preload_status, get_program_counter, get_sub_block_num, icache_preload,
-    metrics_prof_start, metrics_prof_stop, time_stamp, trap, CacheLine, Category,
-    CheckLocalMemoryIAParam, DcciDst, EngineType, SourceLoc, TimeStamp,
+    data_cache_preload, get_arch_version, get_data_block_size_in_bytes, get_icache_preload_status,
+    get_program_counter, get_sub_block_num, icache_preload, metrics_prof_start, metrics_prof_stop,
+    time_stamp, trap, CacheLine, Category, CheckLocalMemoryIAParam, DcciDst, EngineType, SourceLoc,
+    TimeStamp,
 };
 use common::{assert_mentions, fail_on, run_on, warnings, Slot};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-const FIVE: [&ChipProfile; 5] = [&ASCEND910, &ASCEND310P, &ASCEND910B, &ASCEND910_93, &ASCEND310B];
+const FIVE: [&ChipProfile; 5] = [
+    &ASCEND910,
+    &ASCEND310P,
+    &ASCEND910B,
+    &ASCEND910_93,
+    &ASCEND310B,
+];
 
 /// Runs `kernel` on every product and checks it works exactly on `listed` and is refused, with
 /// the documented reason, on the others.
@@ -45,7 +51,11 @@ fn gt<T: Element>(a: &GmAddr) -> GlobalTensor<T> {
 fn ascendc_assert_example_fails_the_block_with_condition_message_and_line() {
     let e = fail_on(&ASCEND910B, || {
         let assert_flag = 10;
-        ascendc_assert!(assert_flag != 10, "The assertFlag value is {}.", assert_flag)
+        ascendc_assert!(
+            assert_flag != 10,
+            "The assertFlag value is {}.",
+            assert_flag
+        )
     });
     assert_eq!(e.api, "ascendc_assert");
     assert_eq!(
@@ -78,9 +88,11 @@ fn assert_without_message_and_passing_asserts() {
         ascendc_assert!(assert_flag != 10)
     });
     assert_eq!(e.message, "assertion `assert_flag != 10` failed");
-    supported_on(&[&ASCEND310P, &ASCEND910B, &ASCEND910_93, &ASCEND310B], "ascendc_assert", || {
-        ascendc_assert!(1 + 1 == 2, "never printed {}", 0)
-    });
+    supported_on(
+        &[&ASCEND310P, &ASCEND910B, &ASCEND910_93, &ASCEND310B],
+        "ascendc_assert",
+        || ascendc_assert!(1 + 1 == 2, "never printed {}", 0),
+    );
 }
 
 #[test]
@@ -90,7 +102,10 @@ fn a_failed_assert_in_one_block_fails_the_launch_naming_that_block() {
         .expect_err("block 4 asserts");
     assert_eq!(e.errors.len(), 1);
     assert_eq!(e.errors[0].block, Some(4));
-    assert_eq!(e.errors[0].message, "assertion `get_block_idx() != 4` failed: block 4 is bad");
+    assert_eq!(
+        e.errors[0].message,
+        "assertion `get_block_idx() != 4` failed: block 4 is bad"
+    );
 }
 
 // ---- Trap ----
@@ -162,13 +177,20 @@ fn check_local_memory_ia_example_raises_on_the_vector_write_into_the_range() {
     assert_eq!(e.category, Category::Memory);
     assert_mentions(
         &e,
-        &["AI Core exception", "vector write of UB bytes", "register 0", "PIPE_V"],
+        &[
+            "AI Core exception",
+            "vector write of UB bytes",
+            "register 0",
+            "PIPE_V",
+        ],
     );
     run_on(&ASCEND910B, || ia_example(true, true));
     run_on(&ASCEND910B, || ia_example(false, false));
-    supported_on(&[&ASCEND310P, &ASCEND910B, &ASCEND910_93, &ASCEND310B], "CheckLocalMemoryIA", || {
-        ia_example(true, true)
-    });
+    supported_on(
+        &[&ASCEND310P, &ASCEND910B, &ASCEND910_93, &ASCEND310B],
+        "CheckLocalMemoryIA",
+        || ia_example(true, true),
+    );
 }
 
 #[test]
@@ -257,7 +279,10 @@ fn check_local_memory_ia_mte_reads_and_parameter_ranges() {
     });
     let w = warnings(&r);
     assert_eq!(w.len(), 1);
-    assert!(w[0].message.contains("(startAddr 5, endAddr 5] is empty"), "{w:?}");
+    assert!(
+        w[0].message.contains("(startAddr 5, endAddr 5] is empty"),
+        "{w:?}"
+    );
 }
 
 // ---- PrintTimeStamp, MetricsProfStart / MetricsProfStop ----
@@ -288,9 +313,11 @@ fn print_time_stamp_prints_the_documented_record() {
     // One PIPE_S instruction each: the counter moves by one.
     assert_eq!((a.time_stamp, b.time_stamp), (1, 2));
     assert_ne!(a.pc_ptr, b.pc_ptr);
-    supported_on(&[&ASCEND910B, &ASCEND910_93, &ASCEND310B], "PrintTimeStamp", || {
-        time_stamp(0x10000).map(drop)
-    });
+    supported_on(
+        &[&ASCEND910B, &ASCEND910_93, &ASCEND310B],
+        "PrintTimeStamp",
+        || time_stamp(0x10000).map(drop),
+    );
 }
 
 #[test]
@@ -301,7 +328,12 @@ fn metrics_prof_start_stop_mark_a_range() {
         metrics_prof_stop()
     });
     assert!(warnings(&r).is_empty());
-    let apis: Vec<_> = r.blocks[0].trace.instructions().iter().map(|i| (i.api, i.pipe)).collect();
+    let apis: Vec<_> = r.blocks[0]
+        .trace
+        .instructions()
+        .iter()
+        .map(|i| (i.api, i.pipe))
+        .collect();
     assert_eq!(
         apis,
         [
@@ -311,7 +343,9 @@ fn metrics_prof_start_stop_mark_a_range() {
         ]
     );
     let r = run_on(&ASCEND910_93, metrics_prof_stop);
-    assert!(warnings(&r)[0].message.contains("without an open MetricsProfStart"));
+    assert!(warnings(&r)[0]
+        .message
+        .contains("without an open MetricsProfStart"));
     let r = run_on(&ASCEND910_93, || {
         metrics_prof_start()?;
         metrics_prof_start()
@@ -342,7 +376,14 @@ fn get_data_block_size_in_bytes_example_computes_mask_and_repeat_time() {
             s0.set_value(i, f16::from_f32(i as f32))?;
         }
         duplicate(&s1, f16::from_f32(0.5), 512)?;
-        add_l0(&d, &s0, &s1, mask, repeat_time, BinaryRepeatParams::new(1, 1, 1, 8, 8, 8))?;
+        add_l0(
+            &d,
+            &s0,
+            &s1,
+            mask,
+            repeat_time,
+            BinaryRepeatParams::new(1, 1, 1, 8, 8, 8),
+        )?;
         out.put((data_block_size, mask, repeat_time, d.to_vec()?));
         Ok(())
     });
@@ -351,15 +392,23 @@ fn get_data_block_size_in_bytes_example_computes_mask_and_repeat_time() {
     for (i, v) in d.iter().enumerate() {
         assert_eq!(*v, f16::from_f32(i as f32 + 0.5), "{i}");
     }
-    supported_on(&[&ASCEND910, &ASCEND310P, &ASCEND910B, &ASCEND910_93], "GetDataBlockSizeInBytes", || {
-        assert_eq!(get_data_block_size_in_bytes()?, 32);
-        Ok(())
-    });
+    supported_on(
+        &[&ASCEND910, &ASCEND310P, &ASCEND910B, &ASCEND910_93],
+        "GetDataBlockSizeInBytes",
+        || {
+            assert_eq!(get_data_block_size_in_bytes()?, 32);
+            Ok(())
+        },
+    );
 }
 
 #[test]
 fn get_arch_version_is_the_hex_coded_architecture_per_product() {
-    for (p, hex) in [(&ASCEND310P, "2002"), (&ASCEND910B, "2201"), (&ASCEND910_93, "2201")] {
+    for (p, hex) in [
+        (&ASCEND310P, "2002"),
+        (&ASCEND910B, "2201"),
+        (&ASCEND910_93, "2201"),
+    ] {
         let v = Slot::new();
         run_on(p, || {
             v.put(get_arch_version()?);
@@ -368,9 +417,11 @@ fn get_arch_version_is_the_hex_coded_architecture_per_product() {
         assert_eq!(format!("{:x}", v.get()), hex);
         assert_eq!(format!("{:x}", v.get()), p.npu_arch.to_string());
     }
-    supported_on(&[&ASCEND310P, &ASCEND910B, &ASCEND910_93], "GetArchVersion", || {
-        get_arch_version().map(drop)
-    });
+    supported_on(
+        &[&ASCEND310P, &ASCEND910B, &ASCEND910_93],
+        "GetArchVersion",
+        || get_arch_version().map(drop),
+    );
 }
 
 #[test]
@@ -392,9 +443,11 @@ fn get_program_counter_identifies_the_call_site() {
     assert!(v.iter().all(|&pc| pc > 0));
     // The low half is the line: the second site is two lines below the first.
     assert_eq!((v[3] & 0xffff_ffff) - (v[0] & 0xffff_ffff), 2);
-    supported_on(&[&ASCEND310P, &ASCEND910B, &ASCEND910_93], "GetProgramCounter", || {
-        get_program_counter().map(drop)
-    });
+    supported_on(
+        &[&ASCEND310P, &ASCEND910B, &ASCEND910_93],
+        "GetProgramCounter",
+        || get_program_counter().map(drop),
+    );
 }
 
 #[test]
@@ -421,8 +474,16 @@ fn get_sub_block_num_follows_the_kernel_type_table() {
                 Ok(())
             })
             .unwrap();
-        assert_eq!(seen_aic.load(Ordering::Relaxed), aic.unwrap_or(0), "{mode:?}");
-        assert_eq!(seen_aiv.load(Ordering::Relaxed), aiv.unwrap_or(0), "{mode:?}");
+        assert_eq!(
+            seen_aic.load(Ordering::Relaxed),
+            aic.unwrap_or(0),
+            "{mode:?}"
+        );
+        assert_eq!(
+            seen_aiv.load(Ordering::Relaxed),
+            aiv.unwrap_or(0),
+            "{mode:?}"
+        );
     }
     supported_on(&[&ASCEND910B, &ASCEND910_93], "GetSubBlockNum", || {
         get_sub_block_num().map(drop)
@@ -467,13 +528,20 @@ fn data_cache_clean_and_invalid_examples_refresh_the_documented_bytes() {
             .profile(&ASCEND910B)
             .run(|| {
                 let mut global = GlobalTensor::<u64>::new();
-                global.set_global_buffer(gm.addr().add_bytes(base + get_block_idx() as usize * 1024 * 8));
+                global.set_global_buffer(
+                    gm.addr()
+                        .add_bytes(base + get_block_idx() as usize * 1024 * 8),
+                );
                 for i in 0..8 {
                     global.set_value(i, get_block_idx() as u64)?;
                 }
-                let first = data_cache_clean_and_invalid(&global, entire, Some(DcciDst::CACHELINE_OUT))?;
-                let second =
-                    data_cache_clean_and_invalid(&global.at(4)?, entire, Some(DcciDst::CACHELINE_OUT))?;
+                let first =
+                    data_cache_clean_and_invalid(&global, entire, Some(DcciDst::CACHELINE_OUT))?;
+                let second = data_cache_clean_and_invalid(
+                    &global.at(4)?,
+                    entire,
+                    Some(DcciDst::CACHELINE_OUT),
+                )?;
                 if get_block_idx() == 1 {
                     refreshed.put((first, second));
                 }
@@ -505,18 +573,30 @@ fn data_cache_clean_and_invalid_forms_and_refusals() {
         || data_cache_clean_and_invalid(&g(), CacheLine::SINGLE_CACHE_LINE, None).map(drop),
     );
     let e = fail_on(&ASCEND310P, || {
-        data_cache_clean_and_invalid(&g(), CacheLine::SINGLE_CACHE_LINE, Some(DcciDst::CACHELINE_OUT))
-            .map(drop)
+        data_cache_clean_and_invalid(
+            &g(),
+            CacheLine::SINGLE_CACHE_LINE,
+            Some(DcciDst::CACHELINE_OUT),
+        )
+        .map(drop)
     });
     assert_mentions(&e, &["only the prototype without dcciDst"]);
     let e = fail_on(&ASCEND910B, || {
-        data_cache_clean_and_invalid(&g(), CacheLine::SINGLE_CACHE_LINE, Some(DcciDst::CACHELINE_ATOMIC))
-            .map(drop)
+        data_cache_clean_and_invalid(
+            &g(),
+            CacheLine::SINGLE_CACHE_LINE,
+            Some(DcciDst::CACHELINE_ATOMIC),
+        )
+        .map(drop)
     });
     assert_mentions(&e, &["CACHELINE_ATOMIC is not yet supported"]);
     let e = fail_on(&ASCEND910B, || {
-        data_cache_clean_and_invalid(&g(), CacheLine::SINGLE_CACHE_LINE, Some(DcciDst::CACHELINE_UB))
-            .map(drop)
+        data_cache_clean_and_invalid(
+            &g(),
+            CacheLine::SINGLE_CACHE_LINE,
+            Some(DcciDst::CACHELINE_UB),
+        )
+        .map(drop)
     });
     assert_mentions(&e, &["CACHELINE_UB", "LocalTensor"]);
     // A UB tensor with CACHELINE_UB: 24 bytes into its line leave 40.
@@ -527,7 +607,8 @@ fn data_cache_clean_and_invalid_forms_and_refusals() {
             pipe.init_buffer(&mut b, 1, 256)?;
             let t = b.get::<u32>()?;
             assert_eq!(t.get_phy_addr() % 64, 0);
-            let n = data_cache_clean_and_invalid(&t.at(6)?, CacheLine::SINGLE_CACHE_LINE, Some(dst))?;
+            let n =
+                data_cache_clean_and_invalid(&t.at(6)?, CacheLine::SINGLE_CACHE_LINE, Some(dst))?;
             assert_eq!(n, 40);
             Ok(())
         }
@@ -541,10 +622,14 @@ fn data_cache_clean_and_invalid_forms_and_refusals() {
 fn data_cache_preload_checks_the_address() {
     let gm = GmBuffer::zeroed(256);
     let src = || gt::<u64>(&gm.addr());
-    supported_on(&[&ASCEND310P, &ASCEND910B, &ASCEND910_93, &ASCEND310B], "DataCachePreload", || {
-        data_cache_preload(&src(), 0i64)?;
-        data_cache_preload(&src(), 255i16)
-    });
+    supported_on(
+        &[&ASCEND310P, &ASCEND910B, &ASCEND910_93, &ASCEND310B],
+        "DataCachePreload",
+        || {
+            data_cache_preload(&src(), 0i64)?;
+            data_cache_preload(&src(), 255i16)
+        },
+    );
     let e = fail_on(&ASCEND910B, || data_cache_preload(&src(), 256i64));
     assert_eq!(e.category, Category::Memory);
     assert_mentions(&e, &["256 bytes past the tensor", "256-byte GM allocation"]);
@@ -576,8 +661,14 @@ fn icache_preload_length_is_bounded_by_the_icache_of_the_core() {
     assert_mentions(&e.errors[0], &["[0, 16)", "32 KiB", "cube"]);
     // 310P ignores the length (128 bytes are loaded).
     run_on(&ASCEND310P, || icache_preload(1000));
-    supported_on(&[&ASCEND310P, &ASCEND910B, &ASCEND910_93], "ICachePreLoad", || icache_preload(1));
-    supported_on(&[&ASCEND910B, &ASCEND910_93], "GetICachePreloadStatus", || {
-        get_icache_preload_status().map(drop)
-    });
+    supported_on(
+        &[&ASCEND310P, &ASCEND910B, &ASCEND910_93],
+        "ICachePreLoad",
+        || icache_preload(1),
+    );
+    supported_on(
+        &[&ASCEND910B, &ASCEND910_93],
+        "GetICachePreloadStatus",
+        || get_icache_preload_status().map(drop),
+    );
 }
