@@ -26,3 +26,6 @@
 #include "ascendc/buf_pool.h"
 #include "ascendc/scalar_compute.h"
 #include "ascendc/vec_copy.h"
+#include "ascendc/debug_check.h"
+#include "ascendc/sys_cache.h"
+#include "ascendc/order_sync.h"

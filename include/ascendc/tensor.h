@@ -83,6 +83,8 @@ public:
 
     uint32_t GetSize() const { return raw_.len / sizeof(T); }
     uint32_t GetLength() const { return raw_.len; }
+    // The tensor's byte address in its buffer (UB, L1, …).
+    uint64_t GetPhyAddr() const { return raw_.addr; }
     TPosition GetPosition() const { return static_cast<TPosition>(raw_.pos); }
 
     void SetSize(uint32_t size, detail::Loc loc = detail::Loc()) {

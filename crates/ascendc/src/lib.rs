@@ -103,7 +103,9 @@ pub use api::cache::{
     CacheLine, DcciDst, DcciTarget,
 };
 pub use api::debug::{dump_acc_chk_point, dump_tensor, dump_tensor_shaped, dump_text, DumpSource};
-pub use api::debug_check::{assert_check, check_local_memory_ia, trap, CheckLocalMemoryIAParam};
+pub use api::debug_check::{
+    assert_check, assert_check_with, check_local_memory_ia, trap, CheckLocalMemoryIAParam,
+};
 pub use api::local_alloc::LocalMemAllocator;
 pub use api::prof::{
     metrics_prof_start, metrics_prof_stop, print_time_stamp, time_stamp, TimeStamp,

@@ -12,8 +12,8 @@ use crate::error::{Category, Result, SimError, SourceLoc};
 
 /// The check behind `ascendc_assert(expr, fmt, args…)` (`api` = `"ascendc_assert"`) and
 /// `assert(expr, fmt, args…)` (`"assert"`): refused on products the page does not list (910);
-/// when `holds` is false, prints `[ASSERT] <file>:<line>: Assertion `<expr>' <message>` and
-/// fails the block. `message` is formatted only on failure. Use the [`ascendc_assert!`] macro.
+/// when `holds` is false, prints `[ASSERT] <file>:<line>: Assertion `<expr>' <message>` on stdout
+/// and fails the block. `message` is formatted only on failure. Use the [`ascendc_assert!`] macro.
 ///
 /// [`ascendc_assert!`]: crate::ascendc_assert
 #[track_caller]
@@ -23,6 +23,18 @@ pub fn assert_check(
     expr: &str,
     message: impl FnOnce() -> String,
 ) -> Result<()> {
+    assert_check_with(api, holds, expr, message, |line| println!("{line}"))
+}
+
+/// [`assert_check`] handing the printed line to `print` (without a newline).
+#[track_caller]
+pub fn assert_check_with(
+    api: &'static str,
+    holds: bool,
+    expr: &str,
+    message: impl FnOnce() -> String,
+    print: impl FnOnce(&str),
+) -> Result<()> {
     let loc = SourceLoc::caller();
     with_core(api, loc, |core| require(core, api))?;
     if holds {
@@ -30,7 +42,7 @@ pub fn assert_check(
     }
     // Formatted outside the core: the message may call other API functions.
     let message = message();
-    println!("{}", assert_line(loc, expr, &message));
+    print(&assert_line(loc, expr, &message));
     with_core(api, loc, |_| Err(assert_error(api, expr, &message)))
 }
 
