@@ -43,7 +43,10 @@ fn passing_cases_on_every_schedule() {
             "Async",
             "CheckLocalMemoryIA reset",
         ] {
-            assert!(out.contains(&format!("{case}: PASS")), "{case} {s:?}\n{out}\n{err}");
+            assert!(
+                out.contains(&format!("{case}: PASS")),
+                "{case} {s:?}\n{out}\n{err}"
+            );
         }
         assert!(out.contains(&sum), "{out}");
         assert!(out.contains("core version is 2201\n"), "{out}");
@@ -61,7 +64,9 @@ fn ascendc_assert_and_assert_fail_the_launch_with_the_line() {
     let (o, out, err) = run(&["--product", "A2"], &["ascendc_assert"]);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(
-        out.contains("debug_sync.cpp:192: Assertion `assertFlag != 10' The assertFlag value is 10."),
+        out.contains(
+            "debug_sync.cpp:192: Assertion `assertFlag != 10' The assertFlag value is 10."
+        ),
         "{out}"
     );
     assert!(out.contains("[ASSERT] "), "{out}");
@@ -75,8 +80,14 @@ fn ascendc_assert_and_assert_fail_the_launch_with_the_line() {
     }
     let (o, out, err) = run(&["--product", "310B"], &["assert"]);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
-    assert!(out.contains("debug_sync.cpp:194: Assertion `assertFlag != 10'\n"), "{out}");
-    assert!(err.contains("assert: assertion `assertFlag != 10` failed"), "{err}");
+    assert!(
+        out.contains("debug_sync.cpp:194: Assertion `assertFlag != 10'\n"),
+        "{out}"
+    );
+    assert!(
+        err.contains("assert: assertion `assertFlag != 10` failed"),
+        "{err}"
+    );
     // The Atlas training series is not listed: even a passing assert is refused.
     let (o, _, err) = run(&["--product", "910"], &["assert"]);
     assert_eq!(o.status.code(), Some(1));

@@ -95,8 +95,8 @@ fn tque_sync_orders_the_pipes_like_set_flag_wait_flag() {
             .unwrap();
         assert_eq!(r.diagnostics().count(), 0, "{p}: {r:?}");
         let z = zb.to_vec::<f32>();
-        for i in 0..64 {
-            assert_eq!(z[i], x[i] + y[i]);
+        for ((z, x), y) in z.iter().zip(&x).zip(&y) {
+            assert_eq!(*z, x + y);
         }
         let flags: Vec<_> = r.blocks[0]
             .trace
