@@ -12,7 +12,7 @@ use crate::error::{Category, Result, SimError, SourceLoc};
 
 /// The check behind `ascendc_assert(expr, fmt, args…)` (`api` = `"ascendc_assert"`) and
 /// `assert(expr, fmt, args…)` (`"assert"`): refused on products the page does not list (910);
-/// when `holds` is false, prints `[ASSERT] <file>:<line>: Assertion `<expr>' <message>` on stdout
+/// when `holds` is false, prints ``[ASSERT] <file>:<line>: Assertion `<expr>' <message>`` on stdout
 /// and fails the block. `message` is formatted only on failure. Use the [`ascendc_assert!`] macro.
 ///
 /// [`ascendc_assert!`]: crate::ascendc_assert
@@ -46,7 +46,7 @@ pub fn assert_check_with(
     with_core(api, loc, |_| Err(assert_error(api, expr, &message)))
 }
 
-/// The line a failed assertion prints: `[ASSERT] <file>:<line>: Assertion `<expr>' <message>`.
+/// The line a failed assertion prints: ``[ASSERT] <file>:<line>: Assertion `<expr>' <message>``.
 pub fn assert_line(loc: SourceLoc, expr: &str, message: &str) -> String {
     format!(
         "[ASSERT] {}:{}: Assertion `{expr}' {message}",
