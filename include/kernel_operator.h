@@ -31,3 +31,6 @@
 #include "ascendc/gm_bypass.h"
 #include "ascendc/sys_regs.h"
 #include "ascendc/spm.h"
+#include "ascendc/debug_check.h"
+#include "ascendc/sys_cache.h"
+#include "ascendc/order_sync.h"

@@ -83,13 +83,10 @@ public:
 
     uint32_t GetSize() const { return raw_.len / sizeof(T); }
     uint32_t GetLength() const { return raw_.len; }
-
-    // The byte address inside the tensor's buffer as a pointer value: `(uint64_t)t.GetPhyAddr()`
-    // is the address TransDataTo5HD's address lists take. Not dereferenceable on the host.
-    __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(raw_.addr)); }
-    __ubuf__ T* GetPhyAddr(uint32_t offset) const {
-        return reinterpret_cast<T*>(static_cast<uintptr_t>(raw_.addr + offset * sizeof(T)));
-    }
+    // The tensor's byte address in its buffer (UB, L1, …): what address lists such as
+    // TransDataTo5HD's take (`(uint64_t)t.GetPhyAddr()`). Not dereferenceable on the host.
+    uint64_t GetPhyAddr() const { return raw_.addr; }
+    uint64_t GetPhyAddr(uint32_t offset) const { return raw_.addr + offset * sizeof(T); }
     TPosition GetPosition() const { return static_cast<TPosition>(raw_.pos); }
 
     void SetSize(uint32_t size, detail::Loc loc = detail::Loc()) {

@@ -463,6 +463,24 @@ impl fmt::Display for ChipProfile {
     }
 }
 
+/// `GetArchVersion()` per product: the AI processor architecture version, hex-coded — its
+/// hexadecimal digits are the product's `__NPU_ARCH__` (`%x` prints `2201` on A2/A3). Products
+/// whose `GetArchVersion` page does not list them have no entry.
+pub const ARCH_VERSION: [(Product, u32); 3] = [
+    (Product::Ascend310P, 0x2002),
+    (Product::Ascend910B, 0x2201),
+    (Product::Ascend910_93, 0x2201),
+];
+
+/// `GetDataBlockSizeInBytes()` per product: bytes of one DataBlock (the unit of the vector
+/// block strides). Products whose page does not list them have no entry.
+pub const DATA_BLOCK_BYTES: [(Product, i16); 4] = [
+    (Product::Ascend910, 32),
+    (Product::Ascend310P, 32),
+    (Product::Ascend910B, 32),
+    (Product::Ascend910_93, 32),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

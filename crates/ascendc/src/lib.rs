@@ -98,13 +98,33 @@ pub use multicore::schedule_check::{ScheduleCheck, ScheduleDifference};
 pub use numeric::RoundMode;
 pub use position::{QuePosition, TPosition};
 
+pub use api::cache::{
+    data_cache_clean_and_invalid, data_cache_preload, get_icache_preload_status, icache_preload,
+    CacheLine, DcciDst, DcciTarget,
+};
 pub use api::debug::{dump_acc_chk_point, dump_tensor, dump_tensor_shaped, dump_text, DumpSource};
+pub use api::debug_check::{
+    assert_check, assert_check_with, check_local_memory_ia, trap, CheckLocalMemoryIAParam,
+};
 pub use api::local_alloc::LocalMemAllocator;
+pub use api::prof::{
+    metrics_prof_start, metrics_prof_stop, print_time_stamp, time_stamp, TimeStamp,
+};
+pub use api::que_sync::{
+    data_sync_barrier, set_next_task_start, wait_pre_task_end, MemDsbT, TQueSync,
+};
+pub use api::sys_var::{
+    async_on, get_arch_version, get_data_block_size_in_bytes, get_program_counter,
+    get_sub_block_num, EngineType,
+};
 pub use api::system::{
     get_system_cycle, init_soc_state, is_aic, is_aiv, kernel_task_type, KernelMetaType,
 };
 pub use api::workspace::{
     get_sys_workspace_ptr, get_user_workspace, set_sys_workspace, sys_workspace_bytes,
+};
+pub use multicore::determine::{
+    init_determine_compute_workspace, notify_next_block, wait_pre_block,
 };
 pub use position::Hardware;
 

@@ -80,7 +80,14 @@ pub(crate) fn with_core<R>(
 ) -> Result<R> {
     enter(|core| match core {
         None => Err(no_core(api, loc)),
-        Some(core) => f(core).map_err(|e| core.fail(e, loc)),
+        Some(core) => match f(core) {
+            // A CheckLocalMemoryIA exception raised by the call's instructions fails it.
+            Ok(r) => match core.ia.take_fault() {
+                None => Ok(r),
+                Some(e) => Err(core.fail(e, loc)),
+            },
+            Err(e) => Err(core.fail(e, loc)),
+        },
     })
 }
 

@@ -3,6 +3,7 @@
 
 pub mod cube;
 pub mod dma;
+pub mod ia_check;
 pub mod lifetime;
 pub mod memory;
 pub mod spr;
@@ -135,6 +136,8 @@ pub struct Core {
     pub cube: cube::CubeState,
     /// Result registers of reductions and GatherMask.
     pub spr: spr::SpecialRegs,
+    /// `CheckLocalMemoryIA` registers.
+    pub ia: ia_check::IaChecks,
     diags: Vec<Diagnostic>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
@@ -188,6 +191,7 @@ impl Core {
             lives: Default::default(),
             cube: Default::default(),
             spr: Default::default(),
+            ia: Default::default(),
             diags: Vec::new(),
             first_error: None,
             events: [0; HardEvent::COUNT],
@@ -199,6 +203,9 @@ impl Core {
     /// Records an instruction.
     #[inline]
     pub fn issue(&mut self, pipe: Pipe, api: &'static str, loc: SourceLoc, accesses: &[Access]) {
+        if self.ia.active() {
+            self.ia.check(pipe, api, accesses);
+        }
         self.trace.record(pipe, api, InstrKind::Op, loc, accesses);
     }
 
@@ -211,6 +218,9 @@ impl Core {
         accesses: &[Access],
         lanes: u32,
     ) {
+        if self.ia.active() {
+            self.ia.check(Pipe::V, api, accesses);
+        }
         self.trace.record_lanes(
             Pipe::V,
             api,

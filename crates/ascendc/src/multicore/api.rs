@@ -19,7 +19,7 @@ pub const SYNC_SLOT_BYTES: usize = 32;
 
 /// Runs a cross-core synchronisation `f` of the current core, then notes the core's new vector
 /// clock for the race check.
-fn sync_op(
+pub(crate) fn sync_op(
     api: &'static str,
     loc: SourceLoc,
     pipe: Pipe,
@@ -94,7 +94,7 @@ fn hard_sync_all(aiv_only: bool, loc: SourceLoc) -> Result<()> {
 
 /// Checks a workspace pair of `SyncAll`/`IBSet`/`IBWait`: GM bytes available from the tensor's
 /// start (its `SetGlobalBuffer` size when given), and a UB tensor in a vector position.
-fn workspace(
+pub(crate) fn workspace(
     api: &'static str,
     gm: &GlobalTensor<i32>,
     ub: &LocalTensor<i32>,
@@ -140,7 +140,7 @@ fn workspace(
     Ok(addr)
 }
 
-fn read_i32(addr: &GmAddr, api: &'static str, at: usize) -> Result<i32> {
+pub(crate) fn read_i32(addr: &GmAddr, api: &'static str, at: usize) -> Result<i32> {
     let mut b = [0u8; 4];
     addr.read_bytes(api, at, &mut b)?;
     Ok(i32::from_le_bytes(b))

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod atomic;
+pub mod determine;
 pub(crate) mod sched;
 pub mod schedule;
 pub mod schedule_check;
@@ -54,6 +55,12 @@ pub struct CoreSync {
     /// The launch runs cube and vector cores together (MIX_MODE / MIX_AIC_1_1).
     pub mixed: bool,
     soft_rounds: Vec<((u64, usize), u32)>,
+    /// Markers of per-core API state: the once-per-core APIs this core has called
+    /// (`SetNextTaskStart`, `WaitPreTaskEnd`) and an open `MetricsProfStart` range.
+    pub(crate) marks: Vec<&'static str>,
+    /// Per workspace (allocation, byte) of `InitDetermineComputeWorkspace`: this core's
+    /// (`WaitPreBlock`, `NotifyNextBlock`) call counts.
+    pub(crate) determine: Vec<((u64, usize), (u32, u32))>,
 }
 
 impl CoreSync {

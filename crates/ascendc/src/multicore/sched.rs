@@ -37,6 +37,13 @@ pub(crate) enum WaitOn {
     },
     /// A `CrossCoreSetFlag` counter of this core to become non-zero.
     Flag { flag: u8, mode: u8 },
+    /// The `need`-th `NotifyNextBlock` of core `pre` on the workspace at (`region`, `offset`).
+    Determine {
+        region: u64,
+        offset: usize,
+        pre: usize,
+        need: u32,
+    },
 }
 
 /// One barrier: the hardware SyncAll of the vector cores or of all cores, or a software SyncAll
@@ -102,6 +109,8 @@ struct State {
     flag_sets: HashMap<FlagGroup, HashMap<usize, VecDeque<Clock>>>,
     /// Clocks published by `IBSet`, per GM slot.
     ib: HashMap<(u64, usize), Clock>,
+    /// Clocks of the `NotifyNextBlock` calls per (workspace allocation, byte, core), one per call.
+    notifies: HashMap<(u64, usize, usize), Vec<Clock>>,
     /// Per core, its vector clock; empty until the core first synchronises (launches of tens of
     /// thousands of blocks never synchronise across cores, and n clocks of n entries would not fit).
     clocks: Vec<Clock>,
@@ -194,6 +203,7 @@ impl Sched {
                 flags: HashMap::new(),
                 flag_sets: HashMap::new(),
                 ib: HashMap::new(),
+                notifies: HashMap::new(),
                 clocks,
             }),
             cv: Condvar::new(),
@@ -560,6 +570,69 @@ impl Sched {
         Ok(())
     }
 
+    /// The vector cores of the launch (every core but the cube cores).
+    pub(crate) fn vector_cores(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.cores.len()).filter(|&i| self.cores[i].kind != CoreKind::Aic)
+    }
+
+    /// `NotifyNextBlock`: publishes this core's clock as its next notification on the workspace
+    /// at (`region`, `offset`); `write` updates the GM slot under the scheduler lock.
+    pub(crate) fn determine_notify(
+        &self,
+        me: usize,
+        region: u64,
+        offset: usize,
+        write: impl FnOnce() -> Result<()>,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let mut st = self.lock();
+        write()?;
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
+        st.notifies
+            .entry((region, offset, me))
+            .or_default()
+            .push(clock);
+        self.cv.notify_all();
+        self.yield_point(st, me, api, loc).map(drop)
+    }
+
+    /// `WaitPreBlock`: waits until core `pre` has notified `need` times on the workspace, then
+    /// carries the clock of that notification.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn determine_wait(
+        &self,
+        me: usize,
+        pre: usize,
+        need: u32,
+        region: u64,
+        offset: usize,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let st = self.lock();
+        if need == 0 {
+            return self.yield_point(st, me, api, loc).map(drop);
+        }
+        let on = WaitOn::Determine {
+            region,
+            offset,
+            pre,
+            need,
+        };
+        let mut st = self.block_on(st, me, on, api, loc)?;
+        if let Some(c) = st
+            .notifies
+            .get(&(region, offset, pre))
+            .and_then(|v| v.get(need as usize - 1))
+            .cloned()
+        {
+            merge(st.clock_mut(me), &c);
+        }
+        Ok(())
+    }
+
     // ---- waiting, scheduling and deadlock detection ----
 
     fn ready(&self, st: &State, me: usize, on: &WaitOn) -> bool {
@@ -570,6 +643,15 @@ impl Sched {
                 .flags
                 .get(&me)
                 .is_some_and(|f| !f[*flag as usize].is_empty()),
+            WaitOn::Determine {
+                region,
+                offset,
+                pre,
+                need,
+            } => st
+                .notifies
+                .get(&(*region, *offset, *pre))
+                .is_some_and(|v| v.len() >= *need as usize),
         }
     }
 
@@ -768,6 +850,23 @@ impl Sched {
                     s,
                     "CrossCoreSetFlag<mode {mode}>(flagId {flag}); not set by: {}",
                     missing.join(", ")
+                );
+            }
+            WaitOn::Determine {
+                region,
+                offset,
+                pre,
+                need,
+            } => {
+                let have = st
+                    .notifies
+                    .get(&(*region, *offset, *pre))
+                    .map_or(0, Vec::len);
+                let _ = write!(
+                    s,
+                    "NotifyNextBlock number {need} of block {} on this workspace, which has notified {have} time(s): {}",
+                    self.cores[*pre].block_idx,
+                    who(*pre)
                 );
             }
         }
