@@ -140,6 +140,7 @@ pub mod prelude {
     pub use crate::api::vec::reduce::*;
     pub use crate::api::vec::scalar::*;
     pub use crate::api::vec::unary::*;
+    pub use crate::api::vec::{cmp_mask::*, dequant::*, fused::*};
     pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, get_sub_block_idx,
         get_task_ratio, pipe_barrier, set_flag, set_pad_value, wait_flag, BinaryRepeatParams,
