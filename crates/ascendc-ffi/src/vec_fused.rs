@@ -191,7 +191,13 @@ pub unsafe extern "C" fn ascendc_cast_dequant(
         macro_rules! go {
             ($D:ty, $S:ty) => {{
                 let (d, s) = ((*dst).tensor::<$D>()?, (*src).tensor::<$S>()?);
-                level!(l, cast_dequant, cast_dequant_l0, unary_params, (&d, &s, v, hb))
+                level!(
+                    l,
+                    cast_dequant,
+                    cast_dequant_l0,
+                    unary_params,
+                    (&d, &s, v, hb)
+                )
             }};
         }
         match (dt, st) {

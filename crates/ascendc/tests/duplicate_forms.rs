@@ -32,7 +32,12 @@ fn all_types_on(p: &str) {
         let got = d.to_vec()?;
         for (i, g) in got.iter().enumerate() {
             let k = i as u32 % lanes;
-            assert_eq!(*g, if k == 0 || k == 2 { v } else { zero }, "{} lane {i}", T::DTYPE);
+            assert_eq!(
+                *g,
+                if k == 0 || k == 2 { v } else { zero },
+                "{} lane {i}",
+                T::DTYPE
+            );
         }
         Ok(())
     }
@@ -63,7 +68,11 @@ fn block_stride_skips_blocks_and_masked_lanes_keep_values() {
         d.to_vec()
     });
     for (i, v) in out.iter().enumerate() {
-        let want = if i < 16 || (32..48).contains(&i) { 5.0 } else { 1.0 };
+        let want = if i < 16 || (32..48).contains(&i) {
+            5.0
+        } else {
+            1.0
+        };
         assert_eq!(v.to_f32(), want, "{i}");
     }
 }
