@@ -209,9 +209,9 @@ fn relu_casts_match_the_reference_model() {
         sub_relu_cast(&d1, &s0, &s1, 1024)?;
         Ok((d0.to_vec()?, d1.to_vec()?))
     });
-    for i in 0..1024 {
-        assert_eq!(add[i], reference_relu_cast(a[i], b[i], false), "add {i}");
-        assert_eq!(sub[i], reference_relu_cast(a[i], b[i], true), "sub {i}");
+    for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(add[i], reference_relu_cast(x, y, false), "add {i}");
+        assert_eq!(sub[i], reference_relu_cast(x, y, true), "sub {i}");
     }
 }
 
@@ -282,9 +282,9 @@ fn add_deq_relu_page_example() {
             }
             d.to_vec()
         });
-        for i in 0..9 {
-            assert_eq!(out[i].to_bits(), h(want[i]).to_bits(), "{form:?} {i}");
-            assert_eq!(format!("{:.1}", out[i].to_f32()), printed[i]);
+        for (i, (w, p)) in want.iter().zip(printed).enumerate() {
+            assert_eq!(out[i].to_bits(), h(*w).to_bits(), "{form:?} {i}");
+            assert_eq!(format!("{:.1}", out[i].to_f32()), p);
         }
     }
 }

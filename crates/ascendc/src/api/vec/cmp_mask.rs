@@ -202,7 +202,7 @@ fn check_transfer<T: Element>(
             ),
         ));
     }
-    if t.addr % 16 != 0 {
+    if !t.addr.is_multiple_of(16) {
         return Err(SimError::align(
             api,
             &format!("parameter `{name}`"),
@@ -356,7 +356,7 @@ fn select_reg_run<T: Arith, M: SelMaskElem>(
             SELMODE::VSEL_TENSOR_TENSOR_MODE => {
                 let addr = u32::from_le_bytes([reg[0], reg[1], reg[2], reg[3]]);
                 let ub = core.mem.bytes(Hardware::UB).len() as u32;
-                if addr % 32 != 0 || addr >= ub {
+                if !addr.is_multiple_of(32) || addr >= ub {
                     return Err(SimError::new(
                         Category::Memory,
                         API,

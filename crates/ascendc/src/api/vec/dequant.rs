@@ -134,7 +134,7 @@ pub fn set_deq_scale_vector(vdeq: &LocalTensor<u64>, info: &VdeqInfo) -> Result<
                 ),
             ));
         }
-        if vdeq.addr % 32 != 0 {
+        if !vdeq.addr.is_multiple_of(32) {
             return Err(SimError::align(
                 API,
                 "parameter `vdeq`",
