@@ -34,3 +34,4 @@
 #include "ascendc/debug_check.h"
 #include "ascendc/sys_cache.h"
 #include "ascendc/order_sync.h"
+#include "ascendc/vec_fused.h"

@@ -40,6 +40,7 @@ pub mod system;
 pub mod tensor;
 pub mod vec;
 pub mod vec_copy;
+pub mod vec_fused;
 
 use std::path::PathBuf;
 

@@ -174,6 +174,7 @@ pub mod prelude {
     pub use crate::api::vec::trans_data::*;
     pub use crate::api::vec::transpose::*;
     pub use crate::api::vec::unary::*;
+    pub use crate::api::vec::{cmp_mask::*, dequant::*, fused::*};
     pub use crate::{
         bf16, data_copy, data_copy_pad, f16, get_block_idx, get_block_num, get_sub_block_idx,
         get_task_ratio, pipe_barrier, set_flag, set_pad_value, wait_flag, BinaryRepeatParams,

@@ -1,6 +1,7 @@
 //! Special registers that vector instructions leave results in: the extreme value and index of
 //! the last `vcmax`/`vcmin` (ReduceRepeat<MAX/MIN>, ReduceMax/Min), the last ReduceSum result and
-//! the element count kept by the last GatherMask; and the control-register bits that are not
+//! the element count kept by the last GatherMask, the 128-bit CMPMASK register, the
+//! quantisation forms of the DEQSCALE register; and the control-register bits that are not
 //! vector-unit state (the conversion overflow mode; `CTRL[48]` lives in the vector state).
 
 use crate::dtype::DType;
@@ -30,6 +31,13 @@ pub struct SpecialRegs {
     pub gather_mask_count: Option<u64>,
     /// The conversion overflow mode of Cast.
     pub cast_overflow: CastOverflow,
+    /// CMPMASK: 128 bits, little-endian bytes (bit `k` is bit `k % 8` of byte `k / 8`); written
+    /// by `Compare` (register form) and `SetCmpMask`, read by `GetCmpMask` and the `Select` forms
+    /// without a `selMask` tensor.
+    pub cmp_mask: [u8; 16],
+    /// What the last `SetDeqScale` put in DEQSCALE; the half factor itself lives in
+    /// [`VectorState::deq_scale`](super::vector::VectorState).
+    pub deq: DeqScaleReg,
 }
 
 /// The CTRL bit that selects the fp16 overflow mode on A2/A3: 0 = saturation (±Inf → ±MAX,
@@ -48,4 +56,19 @@ pub const CTRL_BITS_A2_A3: &[u8] = &[CTRL_FP16_INF_NAN_BIT];
 pub struct CastOverflow {
     /// Integer Cast results wrap to the target's width instead of saturating.
     pub truncate: bool,
+}
+
+/// The DEQSCALE register by the `SetDeqScale` form that last wrote it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DeqScaleReg {
+    /// Never written: the reset factor 1.0 of the half form applies.
+    #[default]
+    Reset,
+    /// `SetDeqScale(half scale)`: bits 0–15.
+    Half,
+    /// `SetDeqScale(float scale, int16_t offset, bool signMode)`: the raw 64-bit word (scale in
+    /// bits 0–31, offset in bits 37–45, signMode in bit 46).
+    Quant(u64),
+    /// `SetDeqScale(vdeq, vdeqInfo)`: the UB byte address of the 16 quantisation words.
+    Vector(u32),
 }

@@ -80,7 +80,12 @@ fn read<T: Element>(ub: &[u8], addr: u64) -> T {
     bytemuck::pod_read_unaligned(&ub[addr as usize..addr as usize + T::SIZE])
 }
 
-fn check_compare_type<T: Element>(core: &Core, api: &'static str, mode: CMPMODE) -> Result<()> {
+fn check_compare_type<T: Element>(
+    core: &Core,
+    api: &'static str,
+    mode: CMPMODE,
+    table: &support::OpSupport,
+) -> Result<()> {
     let product = core.profile.product;
     if support::COMPARE_EQ_ONLY.types(product).contains(T::DTYPE) {
         if mode != CMPMODE::EQ {
@@ -96,7 +101,7 @@ fn check_compare_type<T: Element>(core: &Core, api: &'static str, mode: CMPMODE)
         }
         return Ok(());
     }
-    check_dtype(core, api, T::DTYPE, &support::COMPARE)
+    check_dtype(core, api, T::DTYPE, table)
 }
 
 /// Level 2 of Compare needs `count × sizeof(T)` to be whole 256-byte repeats: the remainder is
@@ -127,10 +132,11 @@ fn compare_issue<T: Element>(
     issue
 }
 
-/// Runs a compare. `src1 = None` compares with `scalar`.
+/// Runs a compare. `src1 = None` compares with `scalar`; `table` gives the element types.
 #[allow(clippy::too_many_arguments)]
-fn compare_run<U: ByteMask, T: Arith>(
+pub(crate) fn compare_run<U: ByteMask, T: Arith>(
     api: &'static str,
+    table: &support::OpSupport,
     loc: SourceLoc,
     dst: &LocalTensor<U>,
     src0: &LocalTensor<T>,
@@ -141,7 +147,7 @@ fn compare_run<U: ByteMask, T: Arith>(
     strides: [(u32, u32); 2],
 ) -> Result<()> {
     with_core(api, loc, |core| {
-        check_compare_type::<T>(core, api, mode)?;
+        check_compare_type::<T>(core, api, mode, table)?;
         let mut issue = compare_issue::<T>(core, api, loc, issue);
         let saved = core.vector.mask;
         let ineffective = !support::COMPARE_MASK_EFFECTIVE[core.profile.product as usize];
@@ -217,6 +223,7 @@ pub fn compare<U: ByteMask, T: Arith>(
     let st = [(1, 8), (1, 8)];
     compare_run(
         "Compare",
+        &support::COMPARE,
         SourceLoc::caller(),
         dst,
         src0,
@@ -248,6 +255,7 @@ pub fn compare_l0<U: ByteMask, T: Arith>(
     ];
     compare_run(
         "Compare",
+        &support::COMPARE,
         SourceLoc::caller(),
         dst,
         src0,
@@ -273,6 +281,7 @@ pub fn compare_scalar<U: ByteMask, T: Arith>(
     let st = [(1, 8), (1, 8)];
     compare_run(
         "CompareScalar",
+        &support::COMPARE,
         SourceLoc::caller(),
         dst,
         src0,
@@ -303,6 +312,7 @@ pub fn compare_scalar_l0<U: ByteMask, T: Arith>(
     ];
     compare_run(
         "CompareScalar",
+        &support::COMPARE,
         SourceLoc::caller(),
         dst,
         src0,

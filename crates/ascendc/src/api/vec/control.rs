@@ -38,6 +38,7 @@ pub fn set_deq_scale(scale: f16) -> Result<()> {
     let loc = SourceLoc::caller();
     with_core(API, loc, |core| {
         core.vector.deq_scale = scale;
+        core.spr.deq = crate::core::spr::DeqScaleReg::Half;
         core.issue(Pipe::S, API, loc, &[]);
         Ok(())
     })

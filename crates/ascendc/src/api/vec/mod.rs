@@ -3,11 +3,14 @@
 
 pub mod binary;
 pub mod cast;
+pub mod cmp_mask;
 pub mod compare;
 pub mod control;
 pub mod copy;
+pub mod dequant;
 pub mod duplicate;
 pub mod fill;
+pub mod fused;
 pub mod gather;
 pub mod interp;
 pub mod layout_support;

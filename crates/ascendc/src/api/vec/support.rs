@@ -396,3 +396,79 @@ pub const fn cast_rules(p: Product) -> &'static [CastRule] {
         Product::Ascend310B => CAST_310B,
     }
 }
+
+/// A (source, destination) element-type pair of a converting instruction.
+pub type TypePair = (DType, DType);
+
+/// The (source, destination) pairs a converting instruction accepts, per product.
+#[derive(Debug, Clone, Copy)]
+pub struct PairSupport {
+    /// Pairs on each product, in [`Product`] order; empty = the product lacks the instruction.
+    pub per_product: [&'static [TypePair]; 5],
+}
+
+impl PairSupport {
+    /// Pairs supported on `p`.
+    pub const fn pairs(&self, p: Product) -> &'static [TypePair] {
+        self.per_product[p as usize]
+    }
+}
+
+const RELU_CAST_FULL: &[TypePair] = &[(Half, Int8), (Int16, Int8), (Float, Half)];
+/// AddReluCast / SubReluCast (no int16 → int8 on 310B).
+pub const RELU_CAST: PairSupport = PairSupport {
+    per_product: [
+        &[],
+        RELU_CAST_FULL,
+        RELU_CAST_FULL,
+        RELU_CAST_FULL,
+        &[(Half, Int8), (Float, Half)],
+    ],
+};
+const MUL_CAST_PAIRS: &[TypePair] = &[(Half, Int8), (Half, Uint8)];
+/// MulCast.
+pub const MUL_CAST: PairSupport = PairSupport {
+    per_product: [
+        &[],
+        MUL_CAST_PAIRS,
+        MUL_CAST_PAIRS,
+        MUL_CAST_PAIRS,
+        MUL_CAST_PAIRS,
+    ],
+};
+/// AddDeqRelu: int32 sources, half destination, on 310P/A2/A3.
+pub const ADD_DEQ_RELU: PairSupport = PairSupport {
+    per_product: [
+        &[],
+        &[(Int32, Half)],
+        &[(Int32, Half)],
+        &[(Int32, Half)],
+        &[],
+    ],
+};
+const DEQUANT_A2: &[TypePair] = &[(Int32, Half), (Int16, Int8), (Int16, Uint8)];
+/// CastDequant (no int32 → half on 310P).
+pub const CAST_DEQUANT: PairSupport = PairSupport {
+    per_product: [
+        &[],
+        &[(Int16, Int8), (Int16, Uint8)],
+        DEQUANT_A2,
+        DEQUANT_A2,
+        &[],
+    ],
+};
+/// MulAddRelu.
+pub const MUL_ADD_RELU: OpSupport = OpSupport::per_family(NONE, H_F, H_F, H_F);
+/// Compares, every mode (the `CompareScalar` spelling keeps [`COMPARE`]); int32 on A2/A3 is
+/// in [`COMPARE_EQ_ONLY`].
+pub const COMPARES: OpSupport = OpSupport::per_family(
+    NONE,
+    H_F,
+    H_F,
+    DTypeSet::of(&[Int16, Uint16, Half, Int32, Uint32, Float]),
+);
+/// The CMPMASK register (Compare to the register, GetCmpMask, SetCmpMask and the Select forms
+/// that read it) exists on 310P, A2 and A3.
+pub const CMP_MASK_REG: [bool; 5] = [false, true, true, true, false];
+/// Compare with its result in CMPMASK.
+pub const COMPARE_REG: OpSupport = OpSupport::per_family(NONE, H_F, H_F, NONE);
