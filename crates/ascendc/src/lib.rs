@@ -128,6 +128,7 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 /// Everything a kernel usually needs: `use ascendc::prelude::*;`.
 pub mod prelude {
     pub use crate::api::scalar_compute::*;
+    pub use crate::api::sort::*;
     pub use crate::api::vec::binary::*;
     pub use crate::api::vec::cast::*;
     pub use crate::api::vec::compare::*;

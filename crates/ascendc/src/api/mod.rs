@@ -6,6 +6,7 @@ pub mod data_copy;
 pub mod debug;
 pub mod local_alloc;
 pub mod scalar_compute;
+pub mod sort;
 pub mod sync;
 pub mod system;
 pub mod tbuf;

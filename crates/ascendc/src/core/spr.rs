@@ -1,6 +1,7 @@
 //! Special registers that vector instructions leave results in: the extreme value and index of
 //! the last `vcmax`/`vcmin` (ReduceRepeat<MAX/MIN>, ReduceMax/Min), the last ReduceSum result and
-//! the element count kept by the last GatherMask.
+//! the element count kept by the last GatherMask, and the per-list counts of the last
+//! MrgSort / MrgSort4.
 
 use crate::dtype::DType;
 
@@ -18,6 +19,16 @@ pub struct MaxMinSpr {
     pub contiguous: bool,
 }
 
+/// What the last MrgSort / MrgSort4 left in its merge-count register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MrgSortSpr {
+    /// Items taken from each of the four lists (0 for lists outside `validBit`).
+    pub counts: [u16; 4],
+    /// The merge ran with `ifExhaustedSuspension = true` (the only mode the counts are
+    /// documented for).
+    pub exhausted_suspension: bool,
+}
+
 /// The special registers of one core.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SpecialRegs {
@@ -27,4 +38,6 @@ pub struct SpecialRegs {
     pub sum: Option<(DType, u64)>,
     /// Elements kept by the last GatherMask; `None` until one ran.
     pub gather_mask_count: Option<u64>,
+    /// Counts of the last MrgSort / MrgSort4; `None` until one ran.
+    pub mrg_sort: Option<MrgSortSpr>,
 }
