@@ -26,3 +26,4 @@
 #include "ascendc/buf_pool.h"
 #include "ascendc/scalar_compute.h"
 #include "ascendc/vec_copy.h"
+#include "ascendc/sort.h"

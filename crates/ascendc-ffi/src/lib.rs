@@ -26,6 +26,7 @@ pub mod pipe;
 pub mod pool;
 pub mod reduce;
 pub mod scalar;
+pub mod sort;
 pub mod sync;
 pub mod system;
 pub mod tensor;

@@ -821,3 +821,167 @@ proptest! {
         prop_assert_eq!(gl, want_labels);
     }
 }
+
+// ---------------------------------------------------------------- high-level API
+
+/// Concat + Sort (+ full sort) + Extract of `v` with indices `idx` on `p`; (values, indices).
+fn high_level<T: Element>(
+    p: &'static ChipProfile,
+    v: &[T],
+    idx: &[u32],
+    repeat: i32,
+    full: bool,
+) -> (Vec<T>, Vec<u32>) {
+    ok(p, |b| {
+        let n = v.len() as u32;
+        let src = put(b, 0, v)?;
+        let index = put(b, 8192, idx)?;
+        let sorted = zeros::<T>(b, 16384, 8 * n)?;
+        let tmp = zeros::<T>(b, 49152, 8 * n)?;
+        let concat_tmp = zeros::<T>(b, 32768, 8 * n)?;
+        let mut cat = LocalTensor::<T>::default();
+        concat(&mut cat, &src, &concat_tmp, repeat)?;
+        sort(&sorted, &cat, &index, &tmp, repeat, full)?;
+        let values = zeros::<T>(b, 81920, n)?;
+        let out_idx = zeros::<u32>(b, 86016, n)?;
+        let per = if p.soc == "Ascend310P" { 16 } else { 32 };
+        extract(&values, &out_idx, &sorted, (n / per) as i32)?;
+        Ok((values.to_vec()?, out_idx.to_vec()?))
+    })
+}
+
+#[test]
+fn high_level_sort_page_examples() {
+    // A2: 128 halves [31..0, 63..32, 95..64, 127..96], indices the same, full sort.
+    let v: Vec<u32> = (0..128).map(|i| (i / 32) * 32 + 31 - i % 32).collect();
+    let hv: Vec<f16> = v.iter().map(|&x| h(x as f32)).collect();
+    let (vals, idx) = high_level(&ASCEND910B, &hv, &v, 4, true);
+    assert_eq!(
+        vals,
+        (0..128).rev().map(|x| h(x as f32)).collect::<Vec<_>>()
+    );
+    assert_eq!(idx, (0..128).rev().collect::<Vec<u32>>());
+    // 310P: 64 halves [15..0, 31..16, 47..32, 63..48], 16 per repeat.
+    let v: Vec<u32> = (0..64).map(|i| (i / 16) * 16 + 15 - i % 16).collect();
+    let hv: Vec<f16> = v.iter().map(|&x| h(x as f32)).collect();
+    let (vals, idx) = high_level(&ASCEND310P, &hv, &v, 4, true);
+    assert_eq!(vals, (0..64).rev().map(|x| h(x as f32)).collect::<Vec<_>>());
+    assert_eq!(idx, (0..64).rev().collect::<Vec<u32>>());
+}
+
+#[test]
+fn high_level_mrg_sort_page_examples() {
+    for (p, n, per) in [(&ASCEND910B, 128u32, 32u32), (&ASCEND310P, 64, 16)] {
+        let v: Vec<u32> = (0..n)
+            .map(|i| (i / per) * per + per - 1 - i % per)
+            .collect();
+        let got = ok(p, |b| {
+            let hv: Vec<f16> = v.iter().map(|&x| h(x as f32)).collect();
+            let src = put(b, 0, &hv)?;
+            let index = put(b, 8192, &v)?;
+            let sorted = zeros::<f16>(b, 16384, 8 * n)?;
+            let tmp = zeros::<f16>(b, 32768, 8 * n)?;
+            let mut cat = LocalTensor::<f16>::default();
+            concat(&mut cat, &src, &tmp, (n / 16) as i32)?;
+            sort(&sorted, &cat, &index, &tmp, (n / per) as i32, false)?;
+            let off = get_sort_offset::<f16>(n / 4)?;
+            let list = MrgSortSrcList::new(
+                sorted,
+                sorted.at(off)?,
+                sorted.at(2 * off)?,
+                sorted.at(3 * off)?,
+            );
+            let merged = zeros::<f16>(b, 49152, 8 * n)?;
+            let mut sorted_num = [7u32; 4];
+            let q = (n / 4) as u16;
+            mrg_sort_with_counts(&merged, &list, [q; 4], &mut sorted_num, 0b1111, 1, false)?;
+            let values = zeros::<f16>(b, 81920, n)?;
+            let out_idx = zeros::<u32>(b, 86016, n)?;
+            extract(&values, &out_idx, &merged, (n / per) as i32)?;
+            Ok((values.to_vec()?, out_idx.to_vec()?, sorted_num))
+        });
+        assert_eq!(
+            got.0,
+            (0..n).rev().map(|x| h(x as f32)).collect::<Vec<_>>(),
+            "{}",
+            p.soc
+        );
+        assert_eq!(got.1, (0..n).rev().collect::<Vec<u32>>(), "{}", p.soc);
+        assert_eq!(got.2, [7; 4], "sortedNum untouched without suspension");
+    }
+}
+
+#[test]
+fn sort_offsets_and_lengths_per_product() {
+    let a2 = ok(&ASCEND910B, |_| {
+        Ok((
+            get_sort_offset::<f16>(32)?,
+            get_sort_offset::<f32>(32)?,
+            get_sort_len::<f32>(100)?,
+        ))
+    });
+    assert_eq!(a2, (128, 64, 200));
+    let p = ok(&ASCEND310P, |_| {
+        Ok((get_sort_offset::<f16>(32)?, get_sort_len::<f32>(3)?))
+    });
+    assert_eq!(p, (256, 24));
+    let e = err(&ASCEND910, |_| get_sort_len::<f16>(1));
+    assert_eq!(e.category, Category::Unsupported);
+    let e = err(&ASCEND310B, |_| get_sort_offset::<f16>(1));
+    assert_eq!(e.category, Category::Unsupported);
+    let e = err(&ASCEND910B, |_| get_sort_offset::<i32>(1));
+    assert_eq!(e.category, Category::Type);
+}
+
+#[test]
+fn high_level_suspension_fills_sorted_num() {
+    let got = ok(&ASCEND910_93, |b| {
+        let s: Vec<f32> = (0..64)
+            .map(|i| if i < 32 { 100.0 + i as f32 } else { i as f32 })
+            .collect();
+        let src = put(b, 0, &s)?;
+        let index = put(b, 1024, &(0..64).collect::<Vec<u32>>())?;
+        let sorted = zeros::<f32>(b, 2048, 128)?;
+        let tmp = zeros::<f32>(b, 4096, 128)?;
+        sort(&sorted, &src, &index, &tmp, 2, false)?;
+        let list = MrgSortSrcList::new(
+            sorted,
+            sorted.at(64)?,
+            LocalTensor::default(),
+            LocalTensor::default(),
+        );
+        let mut n = [0u32; 4];
+        mrg_sort_with_counts(&tmp, &list, [32, 32, 0, 0], &mut n, 0b11, 1, true)?;
+        Ok(n)
+    });
+    assert_eq!(got, [32, 0, 0, 0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn full_sort_matches_a_stable_reference(
+        groups in 1usize..=9,
+        raw in proptest::collection::vec(-8i8..8, 288),
+        pairs in any::<bool>(),
+        half in any::<bool>(),
+    ) {
+        let (p, per) = if pairs { (&ASCEND910B, 32) } else { (&ASCEND310P, 16) };
+        let n = groups * per;
+        let s = scores_of(&raw[..n]);
+        let idx: Vec<u32> = (0..n as u32).map(|i| i * 5 + 2).collect();
+        let order = reference(&s);
+        let want_idx: Vec<u32> = order.iter().map(|&i| idx[i]).collect();
+        let want_val: Vec<f32> = order.iter().map(|&i| s[i]).collect();
+        let (vals, got_idx): (Vec<f32>, Vec<u32>) = if half {
+            let hv: Vec<f16> = s.iter().map(|&x| h(x)).collect();
+            let (v, i) = high_level(p, &hv, &idx, groups as i32, true);
+            (v.iter().map(|x| x.to_f32()).collect(), i)
+        } else {
+            high_level(p, &s, &idx, groups as i32, true)
+        };
+        prop_assert_eq!(vals, want_val);
+        prop_assert_eq!(got_idx, want_idx);
+    }
+}

@@ -13,6 +13,7 @@
 //! earlier element first, across merged lists the lower-numbered list first). NaN scores are an
 //! error: the documentation does not place them.
 
+pub mod high_level;
 pub mod merge;
 pub mod pairs;
 pub mod proposal;
@@ -25,6 +26,9 @@ use crate::error::{Category, Result, SimError};
 use crate::f16;
 use crate::position::Hardware;
 
+pub use high_level::{
+    concat, extract, get_sort_len, get_sort_offset, mrg_sort_with_counts, sort, SortLayout,
+};
 pub use merge::{get_mrg_sort_result, MrgSort4Info, MrgSortSrcList};
 pub use pairs::{mrg_sort, sort32};
 pub use proposal::{mrg_sort4, proposal_concat, proposal_extract, rp_sort16};

@@ -98,9 +98,19 @@ pub fn mrg_sort<T: Element>(
     src: &MrgSortSrcList<T>,
     params: &MrgSort4Info,
 ) -> Result<()> {
+    mrg_sort_at(SourceLoc::caller(), dst, src, params)
+}
+
+/// [`mrg_sort`] reporting errors at `loc`.
+pub(crate) fn mrg_sort_at<T: Element>(
+    loc: SourceLoc,
+    dst: &LocalTensor<T>,
+    src: &MrgSortSrcList<T>,
+    params: &MrgSort4Info,
+) -> Result<()> {
     merge_run(
         "MrgSort",
-        SourceLoc::caller(),
+        loc,
         &support::PAIRS,
         Layout {
             item: PAIR_BYTES,

@@ -236,10 +236,20 @@ pub fn mrg_sort4<T: Element>(
     src: &MrgSortSrcList<T>,
     params: &MrgSort4Info,
 ) -> Result<()> {
+    mrg_sort4_at(SourceLoc::caller(), dst, src, params)
+}
+
+/// [`mrg_sort4`] reporting errors at `loc`.
+pub(crate) fn mrg_sort4_at<T: Element>(
+    loc: SourceLoc,
+    dst: &LocalTensor<T>,
+    src: &MrgSortSrcList<T>,
+    params: &MrgSort4Info,
+) -> Result<()> {
     let item = PROPOSAL_ELEMS * T::SIZE as u64;
     merge_run(
         "MrgSort4",
-        SourceLoc::caller(),
+        loc,
         &support::PROPOSALS,
         Layout {
             item,
