@@ -106,3 +106,65 @@ inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uin
 }
 
 }  // namespace AscendC
+
+// The high-level sort API (Concat, Sort, Extract, MrgSort with sortedNum, GetSortOffset,
+// GetSortLen): the pairs layout on Atlas A2 / A3, region proposals on the Atlas inference series.
+extern "C" {
+int32_t ascendc_sort_concat(uint8_t elem, AscLocal* concat, const AscLocal* src, const AscLocal* tmp, int32_t repeat,
+                            AscLoc loc);
+int32_t ascendc_sort_sort(uint8_t elem, const AscLocal* dst, const AscLocal* concat, const AscLocal* index,
+                          const AscLocal* tmp, int32_t repeat, uint8_t full, AscLoc loc);
+int32_t ascendc_sort_extract(uint8_t elem, const AscLocal* dstValue, const AscLocal* dstIndex, const AscLocal* sorted,
+                             int32_t repeat, AscLoc loc);
+int32_t ascendc_sort_mrg_sort(uint8_t elem, const AscLocal* dst, const AscLocal* srcs, const uint16_t* lens,
+                              uint32_t* sortedNum, uint16_t validBit, int32_t repeat, uint8_t suspension, AscLoc loc);
+int32_t ascendc_sort_elems(uint8_t elem, uint8_t len, uint32_t n, uint32_t* out, AscLoc loc);
+}
+
+namespace AscendC {
+
+template <typename T>
+void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp, const int32_t repeatTime,
+            detail::Loc loc = detail::Loc()) {
+    AscLocal c = concat.Raw();
+    detail::Check(ascendc_sort_concat(detail::dtype<T>, &c, &src.Raw(), &tmp.Raw(), repeatTime, loc));
+    concat = LocalTensor<T>::FromRaw(c);
+}
+
+template <typename T, bool isFullSort>
+void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
+          LocalTensor<T>& tmp, const int32_t repeatTime, detail::Loc loc = detail::Loc()) {
+    detail::Check(ascendc_sort_sort(detail::dtype<T>, &dst.Raw(), &concat.Raw(), &index.Raw(), &tmp.Raw(), repeatTime,
+                                    isFullSort ? 1 : 0, loc));
+}
+
+template <typename T>
+void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex, const LocalTensor<T>& sorted,
+             const int32_t repeatTime, detail::Loc loc = detail::Loc()) {
+    detail::Check(
+        ascendc_sort_extract(detail::dtype<T>, &dstValue.Raw(), &dstIndex.Raw(), &sorted.Raw(), repeatTime, loc));
+}
+
+template <typename T, bool isExhaustedSuspension = false>
+void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
+             uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, detail::Loc loc = detail::Loc()) {
+    const AscLocal srcs[4] = {sortList.src1.Raw(), sortList.src2.Raw(), sortList.src3.Raw(), sortList.src4.Raw()};
+    detail::Check(ascendc_sort_mrg_sort(detail::dtype<T>, &dst.Raw(), srcs, elementCountList, sortedNum, validBit,
+                                        repeatTime, isExhaustedSuspension ? 1 : 0, loc));
+}
+
+template <typename T>
+uint32_t GetSortOffset(const uint32_t elemOffset, detail::Loc loc = detail::Loc()) {
+    uint32_t out = 0;
+    detail::Check(ascendc_sort_elems(detail::dtype<T>, 0, elemOffset, &out, loc));
+    return out;
+}
+
+template <typename T>
+uint32_t GetSortLen(const uint32_t elemCount, detail::Loc loc = detail::Loc()) {
+    uint32_t out = 0;
+    detail::Check(ascendc_sort_elems(detail::dtype<T>, 1, elemCount, &out, loc));
+    return out;
+}
+
+}  // namespace AscendC

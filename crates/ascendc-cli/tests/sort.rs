@@ -105,3 +105,25 @@ fn top_k_on_the_region_proposal_layout() {
         assert_eq!(i, gi, "{product} indices");
     }
 }
+
+/// `tests/cpp/sort_high_level.cpp`: the high-level Concat / Sort / Extract / MrgSort /
+/// GetSortOffset / GetSortLen pages' examples on A2 (pairs) and 310P (region proposals).
+#[test]
+fn high_level_sort_api() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cpp/sort_high_level.cpp");
+    for product in ["A2", "310P"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+            .args(["run", "--product", product, src.to_str().unwrap()])
+            .output()
+            .expect("ascendc runs");
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{product}\n{out}\n{err}");
+        for case in ["Sort full", "MrgSort", "GetSortOffset/GetSortLen"] {
+            assert!(
+                out.contains(&format!("{case}: PASS")),
+                "{product} {case}\n{out}"
+            );
+        }
+    }
+}

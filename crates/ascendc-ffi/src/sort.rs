@@ -139,3 +139,144 @@ pub unsafe extern "C" fn ascendc_get_mrg_sort_result(out: *mut u16, loc: AscLoc)
         Ok(())
     })
 }
+
+/// `Concat(concat, src, tmp, repeatTime)`: `cat` (the `concat` argument) is replaced by the
+/// tensor to sort.
+///
+/// # Safety
+/// Tensor pointers valid; `cat` writable.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_sort_concat(
+    elem: u8,
+    cat: *mut AscLocal,
+    src: *const AscLocal,
+    tmp: *const AscLocal,
+    repeat: i32,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        with_score!(dtype(elem)?, "Concat", T => {
+            let mut c = (*cat).tensor::<T>().unwrap_or_default();
+            concat(&mut c, &(*src).tensor::<T>()?, &(*tmp).tensor::<T>()?, repeat)?;
+            *cat = AscLocal::of(&c);
+            Ok(())
+        })
+    })
+}
+
+/// `Sort<T, isFullSort>(dst, concat, index, tmp, repeatTime)`.
+///
+/// # Safety
+/// Tensor pointers valid.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_sort_sort(
+    elem: u8,
+    dst: *const AscLocal,
+    concat: *const AscLocal,
+    index: *const AscLocal,
+    tmp: *const AscLocal,
+    repeat: i32,
+    full: u8,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        with_score!(dtype(elem)?, "Sort", T => sort(
+            &(*dst).tensor::<T>()?,
+            &(*concat).tensor::<T>()?,
+            &(*index).tensor::<u32>().unwrap_or_default(),
+            &(*tmp).tensor::<T>().unwrap_or_default(),
+            repeat,
+            full != 0
+        ))
+    })
+}
+
+/// `Extract(dstValue, dstIndex, sorted, repeatTime)`.
+///
+/// # Safety
+/// Tensor pointers valid.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_sort_extract(
+    elem: u8,
+    dst_value: *const AscLocal,
+    dst_index: *const AscLocal,
+    sorted: *const AscLocal,
+    repeat: i32,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        with_score!(dtype(elem)?, "Extract", T => extract(
+            &(*dst_value).tensor::<T>()?,
+            &(*dst_index).tensor::<u32>().unwrap_or_default(),
+            &(*sorted).tensor::<T>()?,
+            repeat
+        ))
+    })
+}
+
+/// The high-level `MrgSort<T, isExhaustedSuspension>(dst, sortList, elementCountList,
+/// sortedNum, validBit, repeatTime)`.
+///
+/// # Safety
+/// `dst`, `srcs[0..4]`, `lens[0..4]` and `sorted_num[0..4]` valid.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_sort_mrg_sort(
+    elem: u8,
+    dst: *const AscLocal,
+    srcs: *const AscLocal,
+    lens: *const u16,
+    sorted_num: *mut u32,
+    valid_bit: u16,
+    repeat: i32,
+    suspension: u8,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        let l = std::slice::from_raw_parts(lens, 4);
+        let s = std::slice::from_raw_parts(srcs, 4);
+        let out = &mut *(sorted_num as *mut [u32; 4]);
+        with_score!(dtype(elem)?, "MrgSort", T => {
+            let mut t = [LocalTensor::<T>::default(); 4];
+            for (slot, raw) in t.iter_mut().zip(s) {
+                *slot = raw.tensor::<T>().unwrap_or_default();
+            }
+            let list = MrgSortSrcList::new(t[0], t[1], t[2], t[3]);
+            mrg_sort_with_counts(
+                &(*dst).tensor::<T>()?,
+                &list,
+                [l[0], l[1], l[2], l[3]],
+                out,
+                valid_bit,
+                repeat,
+                suspension != 0,
+            )
+        })
+    })
+}
+
+/// `GetSortOffset<T>(n)` (`len` 0) or `GetSortLen<T>(n)` (`len` 1) into `out`.
+///
+/// # Safety
+/// `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_sort_elems(
+    elem: u8,
+    len: u8,
+    n: u32,
+    out: *mut u32,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        let api = if len == 0 {
+            "GetSortOffset"
+        } else {
+            "GetSortLen"
+        };
+        *out = with_score!(dtype(elem)?, api, T => if len == 0 {
+            get_sort_offset::<T>(n)
+        } else {
+            get_sort_len::<T>(n)
+        })?;
+        Ok(())
+    })
+}

@@ -150,9 +150,9 @@ pub(crate) fn merge_run<T: Element>(
         }
         let item = layout.item;
         let mut lists = Vec::with_capacity(n_lists);
-        for k in 0..n_lists {
-            const NAMES: [&str; 4] = ["src.src1", "src.src2", "src.src3", "src.src4"];
-            lists.push(Ub::of(api, NAMES[k], src.list(k), layout.src_align)?);
+        const NAMES: [&str; 4] = ["src.src1", "src.src2", "src.src3", "src.src4"];
+        for (k, name) in NAMES.iter().enumerate().take(n_lists) {
+            lists.push(Ub::of(api, name, src.list(k), layout.src_align)?);
         }
         let d = Ub::of(api, "dst", dst, layout.dst_align)?;
         let group = lens.iter().sum::<u64>() * item;

@@ -113,7 +113,7 @@ fn chunked(write: bool, base: u64, total: u64, chunk: u64) -> Vec<Access> {
     if full > 0 {
         v.push(runs(write, base, chunk, full, chunk));
     }
-    if total % chunk != 0 {
+    if !total.is_multiple_of(chunk) {
         v.push(Ub::access(write, base + full * chunk, base + total));
     }
     v
