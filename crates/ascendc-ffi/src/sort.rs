@@ -28,6 +28,16 @@ macro_rules! with_score {
     };
 }
 
+/// A tensor argument that may be a default-constructed C++ `LocalTensor` (no buffer, no
+/// length): the empty tensor then, else the converted handle.
+fn optional<T: ascendc::Element>(raw: &AscLocal) -> Result<LocalTensor<T>, SimError> {
+    if raw.len == 0 && raw.addr == 0 && raw.owner_queue == 0 {
+        Ok(LocalTensor::default())
+    } else {
+        raw.tensor::<T>()
+    }
+}
+
 /// `Sort32(dst, src0, src1, repeatTime)`.
 ///
 /// # Safety
@@ -156,7 +166,7 @@ pub unsafe extern "C" fn ascendc_sort_concat(
 ) -> i32 {
     call(loc, || {
         with_score!(dtype(elem)?, "Concat", T => {
-            let mut c = (*cat).tensor::<T>().unwrap_or_default();
+            let mut c = optional::<T>(&*cat)?;
             concat(&mut c, &(*src).tensor::<T>()?, &(*tmp).tensor::<T>()?, repeat)?;
             *cat = AscLocal::of(&c);
             Ok(())
@@ -183,8 +193,8 @@ pub unsafe extern "C" fn ascendc_sort_sort(
         with_score!(dtype(elem)?, "Sort", T => sort(
             &(*dst).tensor::<T>()?,
             &(*concat).tensor::<T>()?,
-            &(*index).tensor::<u32>().unwrap_or_default(),
-            &(*tmp).tensor::<T>().unwrap_or_default(),
+            &optional::<u32>(&*index)?,
+            &optional::<T>(&*tmp)?,
             repeat,
             full != 0
         ))
@@ -207,7 +217,7 @@ pub unsafe extern "C" fn ascendc_sort_extract(
     call(loc, || {
         with_score!(dtype(elem)?, "Extract", T => extract(
             &(*dst_value).tensor::<T>()?,
-            &(*dst_index).tensor::<u32>().unwrap_or_default(),
+            &optional::<u32>(&*dst_index)?,
             &(*sorted).tensor::<T>()?,
             repeat
         ))
@@ -238,7 +248,7 @@ pub unsafe extern "C" fn ascendc_sort_mrg_sort(
         with_score!(dtype(elem)?, "MrgSort", T => {
             let mut t = [LocalTensor::<T>::default(); 4];
             for (slot, raw) in t.iter_mut().zip(s) {
-                *slot = raw.tensor::<T>().unwrap_or_default();
+                *slot = optional::<T>(raw)?;
             }
             let list = MrgSortSrcList::new(t[0], t[1], t[2], t[3]);
             mrg_sort_with_counts(
