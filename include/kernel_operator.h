@@ -35,3 +35,4 @@
 #include "ascendc/sys_cache.h"
 #include "ascendc/order_sync.h"
 #include "ascendc/vec_fused.h"
+#include "ascendc/sort.h"

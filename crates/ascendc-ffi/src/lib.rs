@@ -31,6 +31,7 @@ pub mod pool;
 pub mod que_config;
 pub mod reduce;
 pub mod scalar;
+pub mod sort;
 pub mod spm;
 pub mod stack_buffer;
 pub mod sync;

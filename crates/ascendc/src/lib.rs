@@ -158,6 +158,11 @@ pub const PIPE_ALL: Pipe = Pipe::ALL;
 /// Everything a kernel usually needs: `use ascendc::prelude::*;`.
 pub mod prelude {
     pub use crate::api::scalar_compute::*;
+    pub use crate::api::sort::{
+        concat, extract, get_mrg_sort_result, get_sort_len, get_sort_offset, mrg_sort, mrg_sort4,
+        mrg_sort_with_counts, proposal_concat, proposal_extract, rp_sort16, sort, sort32,
+        MrgSort4Info, MrgSortSrcList, SortLayout,
+    };
     pub use crate::api::vec::binary::*;
     pub use crate::api::vec::cast::*;
     pub use crate::api::vec::compare::*;

@@ -14,6 +14,7 @@ pub mod prof;
 pub mod que_config;
 pub mod que_sync;
 pub mod scalar_compute;
+pub mod sort;
 pub mod spm;
 pub mod stack_buffer;
 pub mod store_atomic;

@@ -1,7 +1,8 @@
 //! Special registers that vector instructions leave results in: the extreme value and index of
 //! the last `vcmax`/`vcmin` (ReduceRepeat<MAX/MIN>, ReduceMax/Min), the last ReduceSum result and
-//! the element count kept by the last GatherMask, the 128-bit CMPMASK register, the
-//! quantisation forms of the DEQSCALE register; and the control-register bits that are not
+//! the element count kept by the last GatherMask, the per-list counts of the last MrgSort /
+//! MrgSort4, the 128-bit CMPMASK register, the quantisation forms of the DEQSCALE register; and
+//! the control-register bits that are not
 //! vector-unit state (the conversion overflow mode; `CTRL[48]` lives in the vector state).
 
 use crate::dtype::DType;
@@ -20,6 +21,16 @@ pub struct MaxMinSpr {
     pub contiguous: bool,
 }
 
+/// What the last MrgSort / MrgSort4 left in its merge-count register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MrgSortSpr {
+    /// Items taken from each of the four lists (0 for lists outside `validBit`).
+    pub counts: [u16; 4],
+    /// The merge ran with `ifExhaustedSuspension = true` (the only mode the counts are
+    /// documented for).
+    pub exhausted_suspension: bool,
+}
+
 /// The special registers of one core.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SpecialRegs {
@@ -29,6 +40,8 @@ pub struct SpecialRegs {
     pub sum: Option<(DType, u64)>,
     /// Elements kept by the last GatherMask; `None` until one ran.
     pub gather_mask_count: Option<u64>,
+    /// Counts of the last MrgSort / MrgSort4; `None` until one ran.
+    pub mrg_sort: Option<MrgSortSpr>,
     /// The conversion overflow mode of Cast.
     pub cast_overflow: CastOverflow,
     /// CMPMASK: 128 bits, little-endian bytes (bit `k` is bit `k % 8` of byte `k / 8`); written
