@@ -578,7 +578,8 @@ pub(crate) fn run_bits(
 
 /// The common level-2 call, without building the general path's instruction plan: every
 /// operand a live, 32-byte aligned UB tensor holding `n` dense elements, each source either
-/// disjoint from the destination or the same bytes of the same type, the record off. The general
+/// disjoint from the destination or the same bytes of the same type, the record off and no
+/// `CheckLocalMemoryIA` range armed. The general
 /// path would give no warning for such a call, lower it to instructions that differ only in how
 /// the elements are grouped (the operation is element-wise), and leave the same mask state; this
 /// runs them as one counter-shaped pass and counts the instructions. Returns `false`, having
@@ -591,7 +592,11 @@ fn run_dense_count(
     ops: &[Opnd],
     exec: &mut impl FnMut(&mut [u8], &Shape, &[Operand]),
 ) -> bool {
-    if core.trace.enabled() || !(1..=i32::MAX as i64).contains(&n) || ops.len() > 6 {
+    if core.trace.enabled()
+        || core.ia.active()
+        || !(1..=i32::MAX as i64).contains(&n)
+        || ops.len() > 6
+    {
         return false;
     }
     let n = n as u64;
