@@ -19,11 +19,14 @@ static ALLOCS_VERSION: AtomicU64 = AtomicU64::new(0);
 /// Most allocations a thread remembers.
 const RECENT_MAX: usize = 8;
 
+/// Allocations a thread looked up lately: (start, length in bytes, address).
+type Recent = Vec<(usize, usize, GmAddr)>;
+
 thread_local! {
-    /// The allocations this thread looked up last (start, length in bytes, address) and the
-    /// [`ALLOCS_VERSION`] they were read at: a kernel's calls hit a handful of allocations, so
-    /// most lookups need neither the lock nor the tree.
-    static RECENT: RefCell<(u64, Vec<(usize, usize, GmAddr)>)> = const { RefCell::new((u64::MAX, Vec::new())) };
+    /// The allocations this thread looked up last and the [`ALLOCS_VERSION`] they were read at:
+    /// a kernel's calls hit a handful of allocations, so most lookups need neither the lock nor
+    /// the tree.
+    static RECENT: RefCell<(u64, Recent)> = const { RefCell::new((u64::MAX, Vec::new())) };
 }
 
 fn allocs_changed() {
