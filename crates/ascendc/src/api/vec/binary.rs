@@ -24,7 +24,8 @@ pub(crate) const fn lanes_for(size: usize) -> u32 {
     }
 }
 
-fn operands<D: Element, A: Element, B: Element>(
+/// The (dst, src0, src1) operands of a two-source call with its `BinaryRepeatParams` strides.
+pub(crate) fn operands<D: Element, A: Element, B: Element>(
     dst: &LocalTensor<D>,
     src0: &LocalTensor<A>,
     src1: &LocalTensor<B>,

@@ -10,7 +10,7 @@
 
 use super::binary::{lanes_for, ternary};
 use super::support::{self, PairSupport};
-use super::{run, BinaryRepeatParams, Count, Issue, Mask, Opnd};
+use super::{run, BinaryRepeatParams, Count, Issue, Mask};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
 use crate::core::spr::DeqScaleReg;
@@ -88,29 +88,7 @@ fn converting<D: CastElem, S: Element>(
     with_core(api, loc, |core| {
         check_pair(core, api, S::DTYPE, D::DTYPE, table)?;
         let scale = if deq { half_deq_scale(core, api)? } else { 1.0 };
-        let ops = [
-            Opnd::of(
-                "dst",
-                dst,
-                p.dst_blk_stride as u32,
-                p.dst_rep_stride as u32,
-                true,
-            ),
-            Opnd::of(
-                "src0",
-                src0,
-                p.src0_blk_stride as u32,
-                p.src0_rep_stride as u32,
-                false,
-            ),
-            Opnd::of(
-                "src1",
-                src1,
-                p.src1_blk_stride as u32,
-                p.src1_rep_stride as u32,
-                false,
-            ),
-        ];
+        let ops = super::binary::operands(dst, src0, src1, &p);
         let sat = core.vector.fp16_saturation;
         let exceptions = Cell::new(0u64);
         let lanes = lanes_for(S::SIZE.max(D::SIZE));
