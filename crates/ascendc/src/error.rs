@@ -24,6 +24,7 @@ impl SourceLoc {
     /// The location of the caller (through `#[track_caller]` frames), or the foreign call site
     /// set by [`SourceLoc::scope`].
     #[track_caller]
+    #[inline]
     pub fn caller() -> SourceLoc {
         let here = Location::caller();
         FOREIGN.with(Cell::get).unwrap_or_else(|| here.into())
@@ -118,9 +119,15 @@ impl fmt::Display for Category {
     }
 }
 
-/// A failed API call.
+/// A failed API call. Its details sit behind one pointer (read them through `Deref`), so that
+/// `Result<T>` stays as small as `T` on the hot path of every API call.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub struct SimError {
+#[error("{0}")]
+pub struct SimError(Box<ErrorDetail>);
+
+/// What a [`SimError`] says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorDetail {
     /// The rule's category.
     pub category: Category,
     /// The Ascend C API name (`DataCopy`, `TQue::EnQue`, …).
@@ -135,7 +142,20 @@ pub struct SimError {
     pub core: Option<crate::core::CoreId>,
 }
 
-impl fmt::Display for SimError {
+impl std::ops::Deref for SimError {
+    type Target = ErrorDetail;
+    fn deref(&self) -> &ErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SimError {
+    fn deref_mut(&mut self) -> &mut ErrorDetail {
+        &mut self.0
+    }
+}
+
+impl fmt::Display for ErrorDetail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.block, self.core) {
             (Some(b), Some(c)) if c.kind != crate::core::CoreKind::AiCore => {
@@ -154,15 +174,16 @@ impl fmt::Display for SimError {
 
 impl SimError {
     /// A new error without location or block (those are filled in by the API layer).
+    #[cold]
     pub fn new(category: Category, api: &'static str, message: impl Into<String>) -> SimError {
-        SimError {
+        SimError(Box::new(ErrorDetail {
             category,
             api,
             message: message.into(),
             location: None,
             block: None,
             core: None,
-        }
+        }))
     }
 
     /// Sets the source location.

@@ -6,6 +6,7 @@
 
 use crate::dtype::Element;
 use crate::error::{Category, Result, SimError};
+use std::cell::Cell;
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -152,32 +153,87 @@ impl GmBuffer {
     /// The address of the first byte, to pass to a kernel (`GM_ADDR`).
     pub fn addr(&self) -> GmAddr {
         GmAddr {
-            region: self.region.clone(),
+            share: Share::new(self.region.clone()),
             offset: 0,
         }
     }
 }
 
-/// A byte address in GM (`GM_ADDR`, `__gm__ uint8_t*`): a region and a byte offset into it.
-#[derive(Clone)]
-pub struct GmAddr {
+/// A small number naming the calling thread (never 0).
+#[inline]
+fn thread_token() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        static TOKEN: Cell<u64> = const { Cell::new(0) };
+    }
+    TOKEN.with(|t| match t.get() {
+        0 => {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            t.set(n);
+            n
+        }
+        n => n,
+    })
+}
+
+/// One thread's share of a region. The GM addresses a thread derives from one another count
+/// their references in the share of that thread, so blocks running on different host threads
+/// never write the same reference count (a count written by two cores bounces between their
+/// caches on every `GlobalTensor::operator[]`).
+struct Share {
+    thread: u64,
     region: Arc<GmRegion>,
+}
+
+impl Share {
+    fn new(region: Arc<GmRegion>) -> Arc<Share> {
+        Arc::new(Share {
+            thread: thread_token(),
+            region,
+        })
+    }
+}
+
+/// A byte address in GM (`GM_ADDR`, `__gm__ uint8_t*`): a region and a byte offset into it.
+pub struct GmAddr {
+    share: Arc<Share>,
     offset: usize,
+}
+
+impl Clone for GmAddr {
+    #[inline]
+    fn clone(&self) -> Self {
+        self.at_offset(self.offset)
+    }
 }
 
 impl fmt::Debug for GmAddr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GmAddr(#{} + {})", self.region.id, self.offset)
+        write!(f, "GmAddr(#{} + {})", self.region().id, self.offset)
     }
 }
 
 impl GmAddr {
+    #[inline]
+    fn region(&self) -> &GmRegion {
+        &self.share.region
+    }
+
+    /// The same region at byte `offset`, sharing this thread's reference count.
+    #[inline]
+    fn at_offset(&self, offset: usize) -> GmAddr {
+        let share = if self.share.thread == thread_token() {
+            self.share.clone()
+        } else {
+            Share::new(self.share.region.clone())
+        };
+        GmAddr { share, offset }
+    }
+
     /// This address moved by `bytes` bytes (pointer arithmetic on `GM_ADDR`).
+    #[inline]
     pub fn add_bytes(&self, bytes: usize) -> GmAddr {
-        GmAddr {
-            region: self.region.clone(),
-            offset: self.offset + bytes,
-        }
+        self.at_offset(self.offset + bytes)
     }
 
     /// Byte offset from the start of the allocation.
@@ -187,24 +243,24 @@ impl GmAddr {
 
     /// The host address of this byte (the `GM_ADDR` a C++ kernel holds).
     pub fn host_ptr(&self) -> *mut u8 {
-        self.region.mem.ptr.wrapping_add(self.offset)
+        self.region().mem.ptr.wrapping_add(self.offset)
     }
 
     /// Identifier of the allocation (stable for its lifetime).
     pub fn region_id(&self) -> u64 {
-        self.region.id
+        self.region().id
     }
 
     /// Size of the whole allocation in bytes.
     pub fn region_len(&self) -> usize {
-        self.region.mem.len
+        self.region().mem.len
     }
 
     /// Checks that `[offset + start, offset + start + len)` lies inside the allocation (computed
     /// without wrapping, whatever the operands).
     pub(crate) fn check(&self, api: &'static str, start: u64, len: u64) -> Result<()> {
         let begin = self.offset as u128 + start as u128;
-        if begin + len as u128 <= self.region.mem.len as u128 {
+        if begin + len as u128 <= self.region().mem.len as u128 {
             return Ok(());
         }
         Err(SimError::new(
@@ -212,7 +268,7 @@ impl GmAddr {
             api,
             format!(
                 "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
-                self.region.mem.len
+                self.region().mem.len
             ),
         ))
     }
@@ -220,7 +276,7 @@ impl GmAddr {
     /// Raw pointer to byte `start` past this address. Caller must have checked bounds.
     pub(crate) fn ptr(&self, start: usize) -> *mut u8 {
         // SAFETY (of the later use): callers check bounds first.
-        self.region.mem.ptr.wrapping_add(self.offset + start)
+        self.region().mem.ptr.wrapping_add(self.offset + start)
     }
 
     /// Copies `out.len()` bytes from `start` bytes past this address.

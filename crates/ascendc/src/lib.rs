@@ -85,7 +85,7 @@ pub use chip::{ChipProfile, Product};
 pub use core::trace::{HardEvent, Pipe};
 pub use core::CountRounding;
 pub use dtype::{bf16, f16, DType, Element};
-pub use error::{Category, Diagnostic, Result, Severity, SimError, SourceLoc};
+pub use error::{Category, Diagnostic, ErrorDetail, Result, Severity, SimError, SourceLoc};
 pub use gm::{GmAddr, GmBuffer};
 pub use launch::{KernelMode, Launch, LaunchError, LaunchReport};
 pub use multicore::api::{

@@ -21,6 +21,7 @@ pub(crate) struct Owner {
 
 impl Owner {
     /// Fails when the tensor's allocation was freed (`FreeTensor`) on `core`.
+    #[inline]
     pub(crate) fn check_live(
         owner: Option<Owner>,
         core: &crate::core::Core,
@@ -39,7 +40,7 @@ impl Owner {
 pub type OwnerParts = (u32, u16, u32);
 
 /// Tensor shape description (`ShapeInfo`): up to 8 dimensions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ShapeInfo {
     /// Number of dimensions used in `shape`.
     pub shape_dim: u8,
@@ -54,7 +55,7 @@ pub struct ShapeInfo {
 }
 
 /// Data layouts a `ShapeInfo` can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[allow(clippy::upper_case_acronyms)]
 pub enum DataFormat {
     /// Row-major.
@@ -62,6 +63,21 @@ pub enum DataFormat {
     ND,
     /// Fractal (zN) layout.
     NZ,
+}
+
+/// The one shared copy of `info`. Tensors hold their ShapeInfo by reference, so that a handle
+/// stays a few machine words however many dimensions it describes; a kernel uses a handful of
+/// distinct shapes, each stored once for the life of the process.
+pub(crate) fn intern(info: ShapeInfo) -> &'static ShapeInfo {
+    use std::sync::Mutex;
+    static SHAPES: Mutex<Vec<&'static ShapeInfo>> = Mutex::new(Vec::new());
+    let mut shapes = SHAPES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = shapes.iter().find(|s| ***s == info) {
+        return s;
+    }
+    let s: &'static ShapeInfo = Box::leak(Box::new(info));
+    shapes.push(s);
+    s
 }
 
 impl ShapeInfo {
@@ -105,7 +121,7 @@ pub struct LocalTensor<T> {
     pub(crate) addr: u32,
     pub(crate) len: u32,
     pub(crate) owner: Option<Owner>,
-    pub(crate) shape: Option<ShapeInfo>,
+    pub(crate) shape: Option<&'static ShapeInfo>,
     _t: PhantomData<T>,
 }
 
@@ -277,12 +293,12 @@ impl<T: Element> LocalTensor<T> {
 
     /// Stores a shape description (`SetShapeInfo`).
     pub fn set_shape_info(&mut self, info: ShapeInfo) {
-        self.shape = Some(info);
+        self.shape = Some(intern(info));
     }
 
     /// The stored shape description (`GetShapeInfo`), if any.
     pub fn get_shape_info(&self) -> Option<ShapeInfo> {
-        self.shape
+        self.shape.copied()
     }
 
     fn check_index(&self, api: &'static str, i: u32) -> Result<u64> {
@@ -390,7 +406,7 @@ pub(crate) fn fail_outside(e: SimError) -> SimError {
 pub struct GlobalTensor<T> {
     pub(crate) addr: Option<GmAddr>,
     pub(crate) size: u64,
-    pub(crate) shape: Option<ShapeInfo>,
+    pub(crate) shape: Option<&'static ShapeInfo>,
     _t: PhantomData<T>,
 }
 
@@ -489,12 +505,12 @@ impl<T: Element> GlobalTensor<T> {
 
     /// Stores a shape description (`SetShapeInfo`).
     pub fn set_shape_info(&mut self, info: ShapeInfo) {
-        self.shape = Some(info);
+        self.shape = Some(intern(info));
     }
 
     /// The stored shape description (`GetShapeInfo`), if any.
     pub fn get_shape_info(&self) -> Option<ShapeInfo> {
-        self.shape
+        self.shape.copied()
     }
 
     /// The address, or an error naming the API when `SetGlobalBuffer` was never called.

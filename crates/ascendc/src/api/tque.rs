@@ -32,7 +32,7 @@ struct BufHandle {
     enq_id: Option<u32>,
     free_id: Option<u32>,
     /// The ShapeInfo of the tensor last enqueued from this buffer (returned by DeQue).
-    shape: Option<ShapeInfo>,
+    shape: Option<&'static ShapeInfo>,
     /// The buffer's current allocation (see `core::lifetime`).
     gen: u32,
 }
@@ -214,7 +214,7 @@ impl QueueState {
         let mut misses = 0;
         let idx = loop {
             let i = self.cursor;
-            self.cursor = (self.cursor + 1) % n;
+            self.cursor = if i + 1 == n { 0 } else { i + 1 };
             if self.bufs[i].state == BufState::Free {
                 break i;
             }
@@ -300,7 +300,11 @@ impl QueueState {
         }
         if self.depth != 0 {
             self.slots[self.tail] = Some(idx as u16);
-            self.tail = (self.tail + 1) % self.slots.len();
+            self.tail = if self.tail + 1 == self.slots.len() {
+                0
+            } else {
+                self.tail + 1
+            };
             self.used_count += 1;
         }
         Ok(())
@@ -345,7 +349,11 @@ impl QueueState {
             core.wait_flag(e, id, API, loc);
             core.release_event_id(e, id, API)?;
         }
-        self.head = (self.head + 1) % self.slots.len();
+        self.head = if self.head + 1 == self.slots.len() {
+            0
+        } else {
+            self.head + 1
+        };
         let b = &self.bufs[idx];
         let mut t = LocalTensor::raw(
             self.pos,

@@ -26,35 +26,72 @@ struct Life {
     reset: Option<(u32, SourceLoc)>,
 }
 
-/// The buffer lifetimes of one core (a handful of queues with one or two buffers each, so a
-/// short vector searched linearly).
-#[derive(Debug, Default)]
+/// Slots of the direct-mapped index of [`BufferLives`].
+const INDEX: usize = 64;
+
+/// The buffer lifetimes of one core: a handful of queues with one or two buffers each, in a short
+/// vector, found through a direct-mapped index on (queue, buffer) with a linear search behind it
+/// for the rare collision.
+#[derive(Debug)]
 pub struct BufferLives {
     lives: Vec<Life>,
+    /// `1 + ` the position in `lives` of the last buffer hashed to each slot (0: none).
+    index: [u16; INDEX],
     /// Owners (queues) whose pool was reset and that have no memory again yet.
     detached: Vec<(u32, SourceLoc)>,
 }
 
+impl Default for BufferLives {
+    fn default() -> Self {
+        BufferLives {
+            lives: Vec::new(),
+            index: [0; INDEX],
+            detached: Vec::new(),
+        }
+    }
+}
+
 impl BufferLives {
+    #[inline]
+    fn slot(queue: u32, buf: u16) -> usize {
+        (queue as usize).wrapping_mul(4).wrapping_add(buf as usize) % INDEX
+    }
+
+    /// The position in `lives` of buffer `buf` of queue `queue`.
+    #[inline]
+    fn position(&self, queue: u32, buf: u16) -> Option<usize> {
+        let hint = self.index[Self::slot(queue, buf)] as usize;
+        if let Some(l) = hint.checked_sub(1).and_then(|i| self.lives.get(i)) {
+            if l.queue == queue && l.buf == buf {
+                return Some(hint - 1);
+            }
+        }
+        self.lives
+            .iter()
+            .position(|l| l.queue == queue && l.buf == buf)
+    }
+
+    #[inline]
     fn find(&self, queue: u32, buf: u16) -> Option<&Life> {
-        self.lives.iter().find(|l| l.queue == queue && l.buf == buf)
+        self.position(queue, buf).map(|i| &self.lives[i])
     }
 
     /// Starts a new allocation of buffer `buf` of queue `queue` (position `pos`) at `loc`;
     /// returns its generation.
+    #[inline]
     pub fn allocate(&mut self, queue: u32, buf: u16, pos: TPosition, loc: SourceLoc) -> u32 {
-        match self
-            .lives
-            .iter_mut()
-            .find(|l| l.queue == queue && l.buf == buf)
-        {
-            Some(l) => {
+        match self.position(queue, buf) {
+            Some(i) => {
+                let l = &mut self.lives[i];
                 l.gen = l.gen.wrapping_add(1);
                 l.alloc_at = loc;
                 l.freed_at = None;
                 l.gen
             }
             None => {
+                if self.lives.len() < u16::MAX as usize {
+                    self.index[Self::slot(queue, buf)] = self.lives.len() as u16 + 1;
+                }
                 self.lives.push(Life {
                     queue,
                     buf,
@@ -70,13 +107,10 @@ impl BufferLives {
     }
 
     /// Ends the current allocation of the buffer (`FreeTensor` at `loc`).
+    #[inline]
     pub fn free(&mut self, queue: u32, buf: u16, loc: SourceLoc) {
-        if let Some(l) = self
-            .lives
-            .iter_mut()
-            .find(|l| l.queue == queue && l.buf == buf)
-        {
-            l.freed_at = Some(loc);
+        if let Some(i) = self.position(queue, buf) {
+            self.lives[i].freed_at = Some(loc);
         }
     }
 
@@ -104,7 +138,17 @@ impl BufferLives {
     }
 
     /// Checks that queue `queue` has memory (not taken by its pool's `Reset`).
+    #[inline]
     pub fn check_attached(&self, api: &'static str, queue: u32) -> Result<()> {
+        if self.detached.is_empty() {
+            return Ok(());
+        }
+        self.detached_error(api, queue)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn detached_error(&self, api: &'static str, queue: u32) -> Result<()> {
         match self.detached_at(queue) {
             Some(at) => Err(SimError::new(
                 Category::QueueState,

@@ -318,28 +318,16 @@ impl Trace {
             if a.len == 0 || a.blocks == 0 || a.repeats == 0 {
                 continue;
             }
-            let simple = |x: &Access| x.blocks == 1 && x.repeats == 1;
             let slot = self
                 .gm_last
                 .iter()
                 .position(|&(r, w, _)| r == region && w == a.write);
             if let Some(k) = slot {
-                let last = &mut self.gm[self.gm_last[k].2];
-                // Same call site, compared by address (a site is one string in the binary).
-                let same_site = std::ptr::eq(last.api, api)
-                    && std::ptr::eq(last.location.file, location.file)
-                    && last.location.line == location.line
-                    && last.location.column == location.column;
-                if last.epoch == self.epoch
-                    && same_site
-                    && simple(&last.access)
-                    && simple(a)
-                    && last.access.end() == a.base
+                if a.blocks == 1
+                    && a.repeats == 1
+                    && self.extend(self.gm_last[k].2, api, location, a)
                 {
-                    if let Some(len) = last.access.len.checked_add(a.len) {
-                        last.access.len = len;
-                        continue;
-                    }
+                    continue;
                 }
             }
             let idx = self.gm.len();
@@ -354,6 +342,33 @@ impl Trace {
                 Some(k) => self.gm_last[k].2 = idx,
                 None => self.gm_last.push((region, a.write, idx)),
             }
+        }
+    }
+
+    /// Grows footprint entry `i` by the contiguous run `a` when both come from the same call
+    /// site in the same merge window and `a` starts where the entry ends.
+    #[inline]
+    fn extend(&mut self, i: usize, api: &'static str, location: SourceLoc, a: &Access) -> bool {
+        let last = &mut self.gm[i];
+        let l = &last.access;
+        // Same call site, compared by address (a site is one string in the binary).
+        if last.epoch != self.epoch
+            || l.blocks != 1
+            || l.repeats != 1
+            || l.base + l.len as u64 != a.base
+            || last.location.line != location.line
+            || last.location.column != location.column
+            || !std::ptr::eq(last.api, api)
+            || !std::ptr::eq(last.location.file, location.file)
+        {
+            return false;
+        }
+        match l.len.checked_add(a.len) {
+            Some(len) => {
+                last.access.len = len;
+                true
+            }
+            None => false,
         }
     }
 

@@ -397,7 +397,7 @@ impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>>
             let g = src.gm(API)?;
             check_path_documented(core, API, DataPath::Slice, loc)?;
             check_ub(core, dst, "destination")?;
-            let p = plan::<T>(ds, ss, dim, dst.shape, src.shape, true)?;
+            let p = plan::<T>(ds, ss, dim, dst.shape.copied(), src.shape.copied(), true)?;
             run(core, loc, dst, g, &p, true, Pipe::MTE2)
         })
     }
@@ -413,7 +413,7 @@ impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>>
             let g = dst.gm(API)?;
             check_path_documented(core, API, DataPath::Slice, loc)?;
             check_ub(core, src, "source")?;
-            let p = plan::<T>(ds, ss, dim, dst.shape, src.shape, false)?;
+            let p = plan::<T>(ds, ss, dim, dst.shape.copied(), src.shape.copied(), false)?;
             run(core, loc, src, g, &p, false, Pipe::MTE3)
         })
     }
