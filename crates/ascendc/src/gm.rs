@@ -258,11 +258,18 @@ impl GmAddr {
 
     /// Checks that `[offset + start, offset + start + len)` lies inside the allocation (computed
     /// without wrapping, whatever the operands).
+    #[inline]
     pub(crate) fn check(&self, api: &'static str, start: u64, len: u64) -> Result<()> {
         let begin = self.offset as u128 + start as u128;
         if begin + len as u128 <= self.region().mem.len as u128 {
             return Ok(());
         }
+        self.past_end(api, begin, len)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn past_end(&self, api: &'static str, begin: u128, len: u64) -> Result<()> {
         Err(SimError::new(
             Category::Memory,
             api,

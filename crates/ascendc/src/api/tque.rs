@@ -185,6 +185,7 @@ impl QueueState {
         self.id
     }
 
+    #[inline]
     fn owned(&self, api: &'static str, owner: Option<Owner>) -> Result<usize> {
         match owner {
             Some(o) if o.queue == self.id && (o.buf as usize) < self.bufs.len() => Ok(o.buf as usize),
@@ -196,6 +197,7 @@ impl QueueState {
         }
     }
 
+    #[inline]
     fn alloc_tensor<T: Element>(
         &mut self,
         core: &mut Core,
@@ -257,6 +259,7 @@ impl QueueState {
         ))
     }
 
+    #[inline]
     fn enque<T: Element>(
         &mut self,
         core: &mut Core,
@@ -310,6 +313,7 @@ impl QueueState {
         Ok(())
     }
 
+    #[inline]
     fn deque<T: Element>(&mut self, core: &mut Core, loc: SourceLoc) -> Result<LocalTensor<T>> {
         const API: &str = "TQue::DeQue";
         if self.depth == 0 {
@@ -370,6 +374,7 @@ impl QueueState {
         Ok(t)
     }
 
+    #[inline]
     fn free_tensor<T: Element>(
         &mut self,
         core: &mut Core,

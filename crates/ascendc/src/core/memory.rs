@@ -87,17 +87,20 @@ impl LocalMemory {
     }
 
     /// Size of a memory in bytes.
+    #[inline]
     pub fn size(&self, hw: Hardware) -> u32 {
         hw.local_index().map_or(0, |i| self.sizes[i])
     }
 
     /// The bytes of one memory.
+    #[inline]
     pub fn bytes(&self, hw: Hardware) -> &[u8] {
         let i = hw.local_index().expect("GM is not a local memory");
         &bytemuck::cast_slice(&self.bufs[i])[..self.sizes[i] as usize]
     }
 
     /// The bytes of one memory, writable.
+    #[inline]
     pub fn bytes_mut(&mut self, hw: Hardware) -> &mut [u8] {
         let i = hw.local_index().expect("GM is not a local memory");
         self.dirty[i] = true;

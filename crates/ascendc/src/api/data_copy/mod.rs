@@ -341,6 +341,7 @@ fn check_blocks(
 /// such a copy and lower it to the same one-block instruction; this moves the bytes and records
 /// that instruction. Returns `false`, having done nothing, when the copy needs the general path
 /// (which also reports any error).
+#[inline]
 fn copy_count_dense<T: Element>(
     core: &mut Core,
     loc: SourceLoc,
@@ -403,6 +404,7 @@ fn copy_count_dense<T: Element>(
 }
 
 /// The level-2 (element count) form: one block of `count` elements rounded down to whole units.
+#[inline]
 fn copy_count<T: Element>(
     core: &mut Core,
     loc: SourceLoc,
