@@ -4,8 +4,9 @@
 //! Run: `cargo run --release -p ascendc --example overhead [-- <elements> <empty blockDim>]`
 //! (0 elements skips the add pattern).
 //! Prints the peak memory a default launch adds at the smallest tile, one row per tile size
-//! (simulated time, native time, ratio) with the instruction record off, on, and on with the
-//! hazard checker, then the cost per block of an empty kernel.
+//! (simulated time and its ratio to the native loop) with the instruction record off, on, and on
+//! with the hazard checker, and with the record off on one host thread (the last column is the
+//! speed-up of the default threads over one), then the cost per block of an empty kernel.
 
 #[path = "kernels/add.rs"]
 mod kernels;
@@ -90,17 +91,30 @@ fn add_pattern(n: usize) {
         );
     }
     println!(
-        "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
-        "tile", "record off", "ratio", "record on", "ratio", "hazard check", "ratio"
+        "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
+        "tile",
+        "record off",
+        "ratio",
+        "record on",
+        "ratio",
+        "hazard check",
+        "ratio",
+        "1 thread",
+        "speed-up"
     );
     for tile in [128u32, 512, 2048] {
         let tiling = AddTiling {
             total_length: n as u32,
             tile_num: n as u32 / block_dim / BUFFER_NUM / tile,
         };
-        let run = |record: bool, check: bool| {
+        let run = |record: bool, check: bool, threads: Option<usize>| {
             time(|| {
-                let report = Launch::new(block_dim)
+                let launch = Launch::new(block_dim);
+                let launch = match threads {
+                    Some(n) => launch.threads(n),
+                    None => launch,
+                };
+                let report = launch
                     .record_trace(record)
                     .check_hazards(check)
                     .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
@@ -108,14 +122,20 @@ fn add_pattern(n: usize) {
                 assert_eq!(report.diagnostics().count(), 0, "the add kernel is correct");
             })
         };
-        let (off, on, checked) = (run(false, false), run(true, false), run(true, true));
+        let (off, on, checked) = (
+            run(false, false, None),
+            run(true, false, None),
+            run(true, true, None),
+        );
+        let one = run(false, false, Some(1));
         assert_eq!(zg.to_vec::<f32>(), z, "simulated and native results differ");
         let r = |d: Duration| d.as_secs_f64() / native.as_secs_f64();
         println!(
-            "{tile:>6} {off:>12.2?} {:>7.2}x {on:>12.2?} {:>7.2}x {checked:>12.2?} {:>7.2}x",
+            "{tile:>6} {off:>12.2?} {:>7.2}x {on:>12.2?} {:>7.2}x {checked:>12.2?} {:>7.2}x {one:>12.2?} {:>7.2}x",
             r(off),
             r(on),
-            r(checked)
+            r(checked),
+            one.as_secs_f64() / off.as_secs_f64()
         );
     }
 }
