@@ -332,4 +332,44 @@ mod tests {
         assert_eq!(c.to_vec::<f16>()[1], f16::from_f32(-2.0));
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn addresses_cloned_on_another_thread_count_there_and_keep_the_memory() {
+        let b = GmBuffer::from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
+        let a = b.addr().add_bytes(4);
+        let (other, same) = std::thread::scope(|s| {
+            s.spawn(|| {
+                let c = a.clone();
+                let d = c.add_bytes(4);
+                (
+                    Arc::ptr_eq(&c.share, &a.share),
+                    Arc::ptr_eq(&c.share, &d.share),
+                )
+            })
+            .join()
+            .unwrap()
+        });
+        assert!(
+            !other,
+            "a clone on another thread gets that thread's own share"
+        );
+        assert!(same, "addresses derived on one thread share its count");
+        assert!(Arc::ptr_eq(&a.share, &a.add_bytes(8).share));
+        let moved = std::thread::spawn({
+            let a = a.clone();
+            move || a.add_bytes(4)
+        })
+        .join()
+        .unwrap();
+        drop(b);
+        assert_eq!(moved.region_id(), a.region_id());
+        assert_eq!(moved.offset(), 8);
+        let mut out = [0u8; 4];
+        moved.read_bytes("test", 0, &mut out).unwrap();
+        assert_eq!(
+            f32::from_le_bytes(out),
+            3.0,
+            "the region outlives its GmBuffer"
+        );
+    }
 }
