@@ -136,7 +136,7 @@ pub fn copy(
                 let s = g.ptr((go + i * b.src_stride) as usize);
                 let d = (da + i * b.dst_stride) as usize;
                 // SAFETY: both extents were checked above; GM and local memory never overlap.
-                unsafe { std::ptr::copy_nonoverlapping(s, mem[d..d + len].as_mut_ptr(), len) };
+                unsafe { host_copy(s, mem[d..d + len].as_mut_ptr(), len) };
             }
         }
         (Endpoint::Gm(g, go), Endpoint::Local(sh, sa)) if core.sync.atomic.op.is_some() => {
@@ -159,7 +159,7 @@ pub fn copy(
                 let s = (sa + i * b.src_stride) as usize;
                 let d = g.ptr((go + i * b.dst_stride) as usize);
                 // SAFETY: both extents were checked above; GM and local memory never overlap.
-                unsafe { std::ptr::copy_nonoverlapping(mem[s..s + len].as_ptr(), d, len) };
+                unsafe { host_copy(mem[s..s + len].as_ptr(), d, len) };
             }
         }
         (Endpoint::Local(dh, da), Endpoint::Local(sh, sa)) if dh == sh => {
@@ -211,6 +211,31 @@ pub fn write(core: &mut Core, api: &'static str, dst: Endpoint, data: &[u8]) -> 
             core.mem.bytes_mut(h)[a as usize..a as usize + data.len()].copy_from_slice(data);
             Ok(())
         }
+    }
+}
+
+/// Bytes per piece when [`host_copy`] splits a copy.
+const PIECE: usize = 2048;
+
+/// Copies `n` bytes between GM and a local memory (`memcpy`). A long copy between addresses
+/// that are not aligned to each other on a 64-byte boundary goes in 2 KiB pieces: hosts' string
+/// moves, which `memcpy` uses above a few KiB, run several times slower on such pairs than the
+/// vector loops it uses for short copies.
+///
+/// # Safety
+/// `src .. src + n` must be readable, `dst .. dst + n` writable, and the two must not overlap.
+#[inline]
+pub(crate) unsafe fn host_copy(src: *const u8, dst: *mut u8, n: usize) {
+    if n <= PIECE || (dst as usize).wrapping_sub(src as usize).is_multiple_of(64) {
+        // SAFETY: the caller's contract.
+        return unsafe { std::ptr::copy_nonoverlapping(src, dst, n) };
+    }
+    let mut at = 0;
+    while at < n {
+        let k = PIECE.min(n - at);
+        // SAFETY: `at + k <= n`, inside both ranges.
+        unsafe { std::ptr::copy_nonoverlapping(src.add(at), dst.add(at), k) };
+        at += k;
     }
 }
 

@@ -392,11 +392,11 @@ fn copy_count_dense<T: Element>(
         let ub = &mut core.mem.bytes_mut(Hardware::UB)[a..a + n];
         // SAFETY: `gp` starts `n` bytes inside `g`'s allocation (checked above), which never
         // overlaps the core's local memory.
-        unsafe { std::ptr::copy_nonoverlapping(gp, ub.as_mut_ptr(), n) };
+        unsafe { dma::host_copy(gp, ub.as_mut_ptr(), n) };
     } else {
         let ub = &core.mem.bytes(Hardware::UB)[a..a + n];
         // SAFETY: as above, writing instead of reading.
-        unsafe { std::ptr::copy_nonoverlapping(ub.as_ptr(), gp, n) };
+        unsafe { dma::host_copy(ub.as_ptr(), gp, n) };
     }
     let acc = dma::Blocks::contiguous(bytes).accesses(dst.endpoint(), src.endpoint());
     core.issue(pipe, API, loc, &acc);
