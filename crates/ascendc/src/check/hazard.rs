@@ -7,45 +7,34 @@
 //! and a matching `WaitFlag` on the second pipe issued before the second access (queue
 //! operations record exactly these flags). Pairs the compiler's automatic synchronisation
 //! orders (vector after vector, anything with the scalar pipe) are not reported.
+//!
+//! The work is linear in the record: an access is kept only while some pipe that still issues
+//! accesses later is not yet ordered after it, so a synchronised kernel keeps a handful of
+//! accesses alive however long it runs, and a query visits only the live accesses near its bytes.
 
-use super::{overlap_span, runs};
+use super::{overlap_span, runs_into};
 use crate::core::trace::{Access, HardEvent, InstrKind, Pipe, Space, Trace};
 use crate::error::{Category, Diagnostic, Severity, SourceLoc};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::VecDeque;
 
 const PIPES: usize = 8;
 
 /// An access still able to conflict with later ones.
+#[derive(Clone, Copy)]
 struct Live {
+    acc: Access,
     pipe: Pipe,
+    /// The pipe's instruction count when it issued the access.
     seq: u64,
-    write: bool,
-    space: Space,
-    runs: Vec<(u64, u64)>,
     api: &'static str,
     location: SourceLoc,
-    /// False once a later access of the same pipe to the same bytes took its place.
+    /// Issue order over all accesses; identifies the occupant of a slot.
+    id: u64,
+    /// False while the slot is free.
     alive: bool,
     /// The last query that visited this access (to visit it once per query).
     seen: u64,
-}
-
-/// An access pattern as a key: pipe, memory, write, base, run length, runs per group, block
-/// stride, groups, repeat stride.
-type Pattern = (Pipe, Space, bool, u64, u32, u32, u64, u32, u64);
-
-fn pattern(pipe: Pipe, acc: &Access, write: bool) -> Pattern {
-    (
-        pipe,
-        acc.space,
-        write,
-        acc.base,
-        acc.len,
-        acc.blocks,
-        acc.block_stride,
-        acc.repeats,
-        acc.repeat_stride,
-    )
 }
 
 /// Bytes per bucket of the address index.
@@ -53,57 +42,105 @@ const PAGE: u64 = 4096;
 /// Accesses spanning more buckets than this are kept in one list every query visits.
 const MAX_PAGES: u64 = 256;
 
-/// The live accesses, indexed by the address buckets they touch, so that a query visits only
-/// accesses near its own bytes; and by exact pattern, so that a loop writing the same buffer
-/// again replaces its earlier access (a later access of the same pipe to the same bytes conflicts
-/// with everything the earlier one would, so the earlier one is not needed). This keeps the work
-/// per instruction bounded by the accesses alive around its bytes instead of the whole history.
+/// The buckets an access touches, or `None` when it spans too many to index.
+fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
+    let (first, last) = (acc.base / PAGE, (acc.end() - 1) / PAGE);
+    (last - first < MAX_PAGES).then_some(first..=last)
+}
+
+/// True when the pattern's runs tile `[base, end)` without gaps or overlaps, in order.
+fn solid(a: &Access) -> bool {
+    let len = a.len as u64;
+    (a.blocks == 1 || a.block_stride == len)
+        && (a.repeats == 1 || a.repeat_stride == len * a.blocks as u64)
+}
+
+/// True when `a` and `b` are the same pattern on the same memory, whether read or write.
+fn same_pattern(a: &Access, b: &Access) -> bool {
+    a.space == b.space
+        && a.base == b.base
+        && a.len == b.len
+        && a.blocks == b.blocks
+        && a.block_stride == b.block_stride
+        && a.repeats == b.repeats
+        && a.repeat_stride == b.repeat_stride
+}
+
+/// The live accesses, in slots reused as accesses retire. Indexed by the address buckets they
+/// touch (each bucket's list in issue order), so that a query visits only accesses near its own
+/// bytes; and per pipe in issue order, so that accesses every later pipe is ordered after are
+/// retired from the front. A later access of the same pipe to the same pattern replaces an
+/// earlier one (a read only replaces a read): it conflicts with everything the earlier one would.
 #[derive(Default)]
 struct LiveSet {
-    all: Vec<Live>,
-    pages: HashMap<(Space, u64), Vec<usize>>,
-    wide: Vec<usize>,
-    by_pattern: HashMap<Pattern, usize>,
+    slots: Vec<Live>,
+    free: Vec<u32>,
+    pages: HashMap<(Space, u64), Vec<u32>>,
+    /// Emptied bucket lists, kept for reuse.
+    spare: Vec<Vec<u32>>,
+    wide: Vec<u32>,
+    /// Per pipe, `(slot, id)` of its accesses in issue order (entries whose slot has since been
+    /// freed or reused are skipped).
+    by_pipe: [VecDeque<(u32, u64)>; PIPES],
+    live: usize,
+    next_id: u64,
     query: u64,
+    /// Scratch for queries too wide for the index.
+    order: Vec<(u64, u32)>,
 }
 
 impl LiveSet {
-    fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
-        let (first, last) = (acc.base / PAGE, (acc.end() - 1) / PAGE);
-        (last - first < MAX_PAGES).then_some(first..=last)
-    }
-
-    /// Calls `f` once for every live access that may share bytes with `acc`.
+    /// Calls `f` once for every live access that may share bytes with `acc`: the wide list
+    /// first, then bucket by bucket in address order, each bucket in issue order.
     fn near(&mut self, acc: &Access, mut f: impl FnMut(&Live)) {
         self.query += 1;
         let q = self.query;
-        let mut visit = |i: usize, all: &mut Vec<Live>| {
-            let l = &mut all[i];
-            if l.alive && l.seen != q {
+        let pages = buckets(acc);
+        if pages.is_none() {
+            self.order.clear();
+            self.order.extend(
+                self.slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.alive && l.space() == acc.space)
+                    .map(|(i, l)| (l.id, i as u32)),
+            );
+            self.order.sort_unstable();
+        }
+        let slots = &mut self.slots;
+        let mut visit = |i: u32| {
+            let l = &mut slots[i as usize];
+            if l.seen != q {
                 l.seen = q;
                 f(l);
             }
         };
         for &i in &self.wide {
-            visit(i, &mut self.all);
+            visit(i);
         }
-        match Self::buckets(acc) {
+        match pages {
             Some(pages) => {
                 for page in pages {
                     if let Some(list) = self.pages.get(&(acc.space, page)) {
                         for &i in list {
-                            visit(i, &mut self.all);
+                            visit(i);
                         }
                     }
                 }
             }
             None => {
-                for i in 0..self.all.len() {
-                    if self.all[i].space == acc.space {
-                        visit(i, &mut self.all);
-                    }
+                for &(_, i) in &self.order {
+                    visit(i);
                 }
             }
+        }
+    }
+
+    /// The list an access is filed under first (its first bucket, or the wide list).
+    fn first_list(&self, acc: &Access) -> Option<&Vec<u32>> {
+        match buckets(acc) {
+            Some(pages) => self.pages.get(&(acc.space, *pages.start())),
+            None => Some(&self.wide),
         }
     }
 
@@ -115,46 +152,173 @@ impl LiveSet {
         api: &'static str,
         location: SourceLoc,
     ) {
-        let superseded: &[bool] = if acc.write { &[false, true] } else { &[false] };
-        for &w in superseded {
-            if let Some(i) = self.by_pattern.remove(&pattern(pipe, acc, w)) {
-                self.all[i].alive = false;
-            }
-        }
-        let i = self.all.len();
-        self.all.push(Live {
-            pipe,
-            seq,
-            write: acc.write,
-            space: acc.space,
-            runs: runs(acc),
-            api,
-            location,
-            alive: true,
-            seen: 0,
-        });
-        self.by_pattern.insert(pattern(pipe, acc, acc.write), i);
-        let all = &self.all;
-        let add = |list: &mut Vec<usize>| {
-            if list.len() >= 32 {
-                list.retain(|&j| all[j].alive);
-            }
-            list.push(i);
-        };
-        match Self::buckets(acc) {
-            Some(pages) => {
-                for page in pages {
-                    add(self.pages.entry((acc.space, page)).or_default());
+        // At most one live access per (pipe, pattern, write): a write replaces both.
+        let mut replaced = [u32::MAX; 2];
+        if let Some(list) = self.first_list(acc) {
+            let mut n = 0;
+            for &i in list {
+                let l = &self.slots[i as usize];
+                if l.pipe == pipe && (acc.write || !l.acc.write) && same_pattern(&l.acc, acc) {
+                    replaced[n] = i;
+                    n += 1;
+                    if n == 2 {
+                        break;
+                    }
                 }
             }
-            None => add(&mut self.wide),
         }
+        for i in replaced.into_iter().filter(|&i| i != u32::MAX) {
+            self.remove(i);
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let entry = Live {
+            acc: *acc,
+            pipe,
+            seq,
+            api,
+            location,
+            id,
+            alive: true,
+            seen: 0,
+        };
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = entry;
+                i
+            }
+            None => {
+                self.slots.push(entry);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.live += 1;
+        match buckets(acc) {
+            Some(pages) => {
+                for page in pages {
+                    let spare = &mut self.spare;
+                    self.pages
+                        .entry((acc.space, page))
+                        .or_insert_with(|| spare.pop().unwrap_or_default())
+                        .push(i);
+                }
+            }
+            None => self.wide.push(i),
+        }
+        let fifo = &mut self.by_pipe[pipe as usize];
+        if fifo.len() > 64 && fifo.len() > 2 * self.live {
+            let slots = &self.slots;
+            fifo.retain(|&(s, id)| slots[s as usize].alive && slots[s as usize].id == id);
+        }
+        fifo.push_back((i, id));
+    }
+
+    /// Drops a live access from the index and frees its slot.
+    fn remove(&mut self, i: u32) {
+        let acc = self.slots[i as usize].acc;
+        let unlist = |list: &mut Vec<u32>| {
+            if let Some(k) = list.iter().position(|&j| j == i) {
+                list.remove(k);
+            }
+        };
+        match buckets(&acc) {
+            Some(pages) => {
+                for page in pages {
+                    let key = (acc.space, page);
+                    if let Some(list) = self.pages.get_mut(&key) {
+                        unlist(list);
+                        if list.is_empty() {
+                            if let Some(list) = self.pages.remove(&key) {
+                                self.spare.push(list);
+                            }
+                        }
+                    }
+                }
+            }
+            None => unlist(&mut self.wide),
+        }
+        self.slots[i as usize].alive = false;
+        self.free.push(i);
+        self.live -= 1;
+    }
+
+    /// Retires, pipe by pipe, the accesses issued at or before `horizon[pipe]`.
+    fn retire(&mut self, horizon: &[u64; PIPES]) {
+        for (p, &h) in horizon.iter().enumerate() {
+            while let Some(&(i, id)) = self.by_pipe[p].front() {
+                let l = &self.slots[i as usize];
+                if l.alive && l.id == id {
+                    if l.seq > h {
+                        break;
+                    }
+                    self.remove(i);
+                }
+                self.by_pipe[p].pop_front();
+            }
+        }
+    }
+}
+
+impl Live {
+    fn space(&self) -> Space {
+        self.acc.space
     }
 }
 
 /// True when the compiler's automatic synchronisation orders the pair (`sync-and-launch.md` §4.2).
 fn auto_synced(a: Pipe, b: Pipe) -> bool {
     a == Pipe::S || b == Pipe::S || (a == Pipe::V && b == Pipe::V)
+}
+
+/// Per pipe, the last count of it that every pipe still to issue an access (and not
+/// automatically ordered with it) is ordered after; `u64::MAX` when no such pipe remains.
+fn horizons(vc: &[[u64; PIPES]; PIPES], pending: &[bool; PIPES]) -> [u64; PIPES] {
+    let mut h = [u64::MAX; PIPES];
+    for (p, hp) in h.iter_mut().enumerate() {
+        for q in 0..PIPES {
+            if pending[q] && !auto_synced(Pipe::ALL_PIPES[p], Pipe::ALL_PIPES[q]) {
+                *hp = (*hp).min(vc[q][p]);
+            }
+        }
+    }
+    h
+}
+
+/// Set flags: their setter's clock snapshot, by event and id (small ids in an array).
+struct Flags {
+    small: Vec<Option<[u64; PIPES]>>,
+    other: HashMap<(HardEvent, u32), [u64; PIPES]>,
+}
+
+/// Flag ids below this live in the array.
+const SMALL_IDS: usize = 16;
+
+impl Flags {
+    fn new() -> Flags {
+        Flags {
+            small: vec![None; HardEvent::COUNT * SMALL_IDS],
+            other: HashMap::default(),
+        }
+    }
+
+    fn slot(e: HardEvent, id: u32) -> Option<usize> {
+        ((id as usize) < SMALL_IDS).then(|| e as usize * SMALL_IDS + id as usize)
+    }
+
+    /// Sets the flag; true when it was already set.
+    fn set(&mut self, e: HardEvent, id: u32, snap: [u64; PIPES]) -> bool {
+        match Self::slot(e, id) {
+            Some(k) => self.small[k].replace(snap).is_some(),
+            None => self.other.insert((e, id), snap).is_some(),
+        }
+    }
+
+    fn take(&mut self, e: HardEvent, id: u32) -> Option<[u64; PIPES]> {
+        match Self::slot(e, id) {
+            Some(k) => self.small[k].take(),
+            None => self.other.remove(&(e, id)),
+        }
+    }
 }
 
 fn space_name(s: Space) -> String {
@@ -169,12 +333,27 @@ fn event_name(first: Pipe, second: Pipe) -> String {
     format!("{}_{}", short(first), short(second))
 }
 
+fn nonempty(acc: &Access) -> bool {
+    acc.len > 0 && acc.blocks > 0 && acc.repeats > 0
+}
+
 /// Reports the hazards of one core's record as warnings tagged with `block`.
 pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
+    let instrs = trace.instructions();
+    // The last instruction at which each pipe checks an access: after it, the pipe can no
+    // longer meet an earlier access.
+    let mut last = [usize::MAX; PIPES];
+    for (i, ins) in instrs.iter().enumerate() {
+        if ins.kind == InstrKind::Op && trace.accesses(ins).iter().any(nonempty) {
+            last[ins.pipe as usize] = i;
+        }
+    }
+    let mut pending = last.map(|l| l != usize::MAX);
     let mut count = [0u64; PIPES];
     let mut vc = [[0u64; PIPES]; PIPES];
-    let mut flags: HashMap<(HardEvent, u32), [u64; PIPES]> = HashMap::default();
+    let mut flags = Flags::new();
     let mut live = LiveSet::default();
+    let mut scratch = (Vec::new(), Vec::new());
     let mut out = Vec::new();
     let mut reported = HashSet::default();
     let warn = |api: &'static str, loc: SourceLoc, message: String| Diagnostic {
@@ -185,19 +364,24 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
         location: Some(loc),
         block: Some(block),
     };
-    for ins in trace.instructions() {
+    for (i, ins) in instrs.iter().enumerate() {
         let p = ins.pipe as usize;
+        let mut ordered = false;
         match ins.kind {
             InstrKind::Barrier if ins.pipe == Pipe::ALL => {
                 for row in vc.iter_mut() {
                     *row = count;
                 }
+                ordered = true;
             }
-            InstrKind::Barrier => vc[p][p] = count[p],
+            InstrKind::Barrier => {
+                vc[p][p] = count[p];
+                ordered = true;
+            }
             InstrKind::SetFlag(e, id) => {
                 let mut snap = vc[p];
                 snap[p] = count[p];
-                if flags.insert((e, id), snap).is_some() {
+                if flags.set(e, id, snap) {
                     out.push(warn(
                         ins.api,
                         ins.location,
@@ -205,11 +389,12 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                     ));
                 }
             }
-            InstrKind::WaitFlag(e, id) => match flags.remove(&(e, id)) {
+            InstrKind::WaitFlag(e, id) => match flags.take(e, id) {
                 Some(snap) => {
                     for q in 0..PIPES {
                         vc[p][q] = vc[p][q].max(snap[q]);
                     }
+                    ordered = true;
                 }
                 None => out.push(warn(
                     ins.api,
@@ -219,9 +404,10 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
             },
             InstrKind::Op => {
                 count[p] += 1;
-                for acc in trace.accesses(ins) {
-                    check_access(ins.pipe, acc, &vc, &mut live, |l, lo, hi| {
-                        let kind = match (l.write, acc.write) {
+                let accesses = trace.accesses(ins);
+                for acc in accesses {
+                    check_access(ins.pipe, acc, &vc, &mut live, &mut scratch, |l, lo, hi| {
+                        let kind = match (l.acc.write, acc.write) {
                             (true, true) => "WAW",
                             (true, false) => "RAW",
                             _ => "WAR",
@@ -249,39 +435,346 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                         ));
                     });
                 }
-                for acc in trace.accesses(ins) {
-                    if acc.len > 0 && acc.blocks > 0 && acc.repeats > 0 {
+                if last[p] == i {
+                    pending[p] = false;
+                    ordered = true;
+                }
+                // An access no later pipe can meet unordered is not kept at all.
+                let kept = (0..PIPES).any(|q| pending[q] && !auto_synced(ins.pipe, Pipe::ALL_PIPES[q]));
+                if kept {
+                    for acc in accesses.iter().filter(|a| nonempty(a)) {
                         live.insert(ins.pipe, count[p], acc, ins.api, ins.location);
                     }
                 }
             }
         }
+        if ordered && live.live > 0 {
+            live.retire(&horizons(&vc, &pending));
+        }
     }
     out
 }
 
+/// Reports every live access `acc` of `pipe` meets unordered, with the span of shared bytes.
 fn check_access(
     pipe: Pipe,
     acc: &Access,
     vc: &[[u64; PIPES]; PIPES],
     live: &mut LiveSet,
+    scratch: &mut (Vec<(u64, u64)>, Vec<(u64, u64)>),
     mut report: impl FnMut(&Live, u64, u64),
 ) {
-    if acc.len == 0 || acc.blocks == 0 || acc.repeats == 0 {
+    if !nonempty(acc) {
         return;
     }
-    let mut mine: Option<Vec<(u64, u64)>> = None;
+    let (end, solid_acc) = (acc.end(), solid(acc));
+    // The access's own runs, filled on first need.
+    let mut mine = false;
     live.near(acc, |l| {
-        if l.space != acc.space
-            || !(l.write || acc.write)
+        if l.acc.space != acc.space
+            || !(l.acc.write || acc.write)
             || auto_synced(l.pipe, pipe)
             || vc[pipe as usize][l.pipe as usize] >= l.seq
         {
             return;
         }
-        let m = mine.get_or_insert_with(|| runs(acc));
-        if let Some((lo, hi)) = overlap_span(&l.runs, m) {
+        let (lb, le) = (l.acc.base, l.acc.end());
+        // Every run lies inside `[base, end)`.
+        if le <= acc.base || end <= lb {
+            return;
+        }
+        let span = if solid_acc && solid(&l.acc) {
+            Some((lb.max(acc.base), le.min(end)))
+        } else {
+            if !mine {
+                runs_into(acc, &mut scratch.0);
+                mine = true;
+            }
+            runs_into(&l.acc, &mut scratch.1);
+            overlap_span(&scratch.1, &scratch.0)
+        };
+        if let Some((lo, hi)) = span {
             report(l, lo, hi);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Hardware;
+    use proptest::prelude::*;
+
+    /// The checker written out directly: every access against every earlier one still standing
+    /// (not replaced by a later access of its pipe to the same pattern), visited in the order of
+    /// the address index (wide accesses first, then by the first bucket shared with the query,
+    /// then in issue order), reporting the first pair per (earlier site, later site, kind).
+    fn reference(trace: &Trace) -> Vec<String> {
+        struct Past {
+            acc: Access,
+            pipe: Pipe,
+            seq: u64,
+            api: &'static str,
+            location: SourceLoc,
+            standing: bool,
+        }
+        let mut count = [0u64; PIPES];
+        let mut vc = [[0u64; PIPES]; PIPES];
+        let mut flags: std::collections::HashMap<(HardEvent, u32), [u64; PIPES]> =
+            Default::default();
+        let mut past: Vec<Past> = Vec::new();
+        let mut out = Vec::new();
+        let mut reported = std::collections::HashSet::new();
+        for ins in trace.instructions() {
+            let p = ins.pipe as usize;
+            match ins.kind {
+                InstrKind::Barrier if ins.pipe == Pipe::ALL => vc = [count; PIPES],
+                InstrKind::Barrier => vc[p][p] = count[p],
+                InstrKind::SetFlag(e, id) => {
+                    let mut snap = vc[p];
+                    snap[p] = count[p];
+                    if flags.insert((e, id), snap).is_some() {
+                        out.push(format!("double set {e:?} {id}"));
+                    }
+                }
+                InstrKind::WaitFlag(e, id) => match flags.remove(&(e, id)) {
+                    Some(snap) => {
+                        for q in 0..PIPES {
+                            vc[p][q] = vc[p][q].max(snap[q]);
+                        }
+                    }
+                    None => out.push(format!("wait without set {e:?} {id}")),
+                },
+                InstrKind::Op => {
+                    count[p] += 1;
+                    for acc in trace.accesses(ins).iter().filter(|a| nonempty(a)) {
+                        let key = |l: &Past| match (buckets(&l.acc), buckets(acc)) {
+                            (None, _) => (0, 0),
+                            (Some(lp), Some(ap)) => (1, (*lp.start()).max(*ap.start())),
+                            (Some(_), None) => (1, 0),
+                        };
+                        let mut order: Vec<usize> = (0..past.len()).collect();
+                        order.sort_by_key(|&k| key(&past[k]));
+                        for k in order {
+                            let l = &past[k];
+                            if !l.standing
+                                || l.acc.space != acc.space
+                                || !(l.acc.write || acc.write)
+                                || auto_synced(l.pipe, ins.pipe)
+                                || vc[p][l.pipe as usize] >= l.seq
+                            {
+                                continue;
+                            }
+                            let Some((lo, hi)) =
+                                overlap_span(&super::super::runs(&l.acc), &super::super::runs(acc))
+                            else {
+                                continue;
+                            };
+                            let kind = match (l.acc.write, acc.write) {
+                                (true, true) => "WAW",
+                                (true, false) => "RAW",
+                                _ => "WAR",
+                            };
+                            if reported.insert((l.location, ins.location, kind)) {
+                                out.push(format!(
+                                    "{kind} {:?} {lo}..{hi} {} {} {}",
+                                    acc.space, l.api, l.pipe, ins.api
+                                ));
+                            }
+                        }
+                    }
+                    for acc in trace.accesses(ins).iter().filter(|a| nonempty(a)) {
+                        for l in past.iter_mut() {
+                            if l.pipe == ins.pipe
+                                && (acc.write || !l.acc.write)
+                                && same_pattern(&l.acc, acc)
+                            {
+                                l.standing = false;
+                            }
+                        }
+                        past.push(Past {
+                            acc: *acc,
+                            pipe: ins.pipe,
+                            seq: count[p],
+                            api: ins.api,
+                            location: ins.location,
+                            standing: true,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The checker's diagnostics in the reference's terms.
+    fn summary(d: &Diagnostic) -> String {
+        let m = &d.message;
+        if let Some(rest) = m.strip_prefix("SetFlag<") {
+            let (e, id) = rest.split_once(">(").unwrap();
+            return format!("double set {e} {}", id.split(')').next().unwrap());
+        }
+        if let Some(rest) = m.strip_prefix("WaitFlag<") {
+            let (e, id) = rest.split_once(">(").unwrap();
+            return format!("wait without set {e} {}", id.split(')').next().unwrap());
+        }
+        // "KIND hazard on SPACE bytes LO..HI: API (PIPE) at LOC and API (PIPE) ..."
+        let kind = &m[..3];
+        let bytes = m.split(" bytes ").nth(1).unwrap();
+        let (range, rest) = bytes.split_once(": ").unwrap();
+        let first_api = rest.split(" (").next().unwrap();
+        let first_pipe = rest.split(" (").nth(1).unwrap().split(')').next().unwrap();
+        let space = if m.contains("GM allocation #1 ") {
+            format!("{:?}", Space::Gm(1))
+        } else {
+            format!("{:?}", Space::Local(Hardware::UB))
+        };
+        format!("{kind} {space} {range} {first_api} {first_pipe} {}", d.api)
+    }
+
+    const APIS: [&str; 4] = ["A", "B", "C", "D"];
+    const EVENTS: [HardEvent; 3] = [HardEvent::MTE2_V, HardEvent::V_MTE3, HardEvent::MTE3_MTE2];
+
+    #[derive(Debug, Clone)]
+    enum Step {
+        Op(usize, usize, Vec<(bool, bool, u64, u32, u32, u64, u32, u64)>),
+        Barrier(usize),
+        Set(usize, u32),
+        Wait(usize, u32),
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        let access = (
+            any::<bool>(),
+            any::<bool>(),
+            prop_oneof![0u64..1024, 0u64..(3 << 20)],
+            prop_oneof![Just(0u32), 1u32..64, 1u32..8192],
+            0u32..4,
+            prop_oneof![Just(32u64), 0u64..256, 0u64..(1 << 20)],
+            0u32..4,
+            prop_oneof![Just(256u64), 0u64..2048, 0u64..(1 << 21)],
+        );
+        prop_oneof![
+            6 => (0usize..8, 0usize..4, prop::collection::vec(access, 0..3))
+                .prop_map(|(p, a, acc)| Step::Op(p, a, acc)),
+            1 => (0usize..8).prop_map(Step::Barrier),
+            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Set(e, id)),
+            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Wait(e, id)),
+        ]
+    }
+
+    fn build(steps: &[Step]) -> Trace {
+        let mut t = Trace::new(true);
+        let loc = |k: usize| SourceLoc {
+            file: "k.rs",
+            line: k as u32 + 1,
+            column: 1,
+        };
+        for s in steps {
+            match s {
+                Step::Op(p, a, accs) => {
+                    let accs: Vec<Access> = accs
+                        .iter()
+                        .map(|&(write, gm, base, len, blocks, bs, repeats, rs)| Access {
+                            write,
+                            space: if gm {
+                                Space::Gm(1)
+                            } else {
+                                Space::Local(Hardware::UB)
+                            },
+                            base,
+                            len,
+                            blocks,
+                            block_stride: bs,
+                            repeats,
+                            repeat_stride: rs,
+                        })
+                        .collect();
+                    t.record(Pipe::ALL_PIPES[*p], APIS[*a], InstrKind::Op, loc(*a), &accs);
+                }
+                Step::Barrier(p) => {
+                    t.record(Pipe::ALL_PIPES[*p], "B", InstrKind::Barrier, loc(9), &[])
+                }
+                Step::Set(e, id) => {
+                    let (set, _) = EVENTS[*e].pipes();
+                    t.record(set, "S", InstrKind::SetFlag(EVENTS[*e], *id), loc(10), &[])
+                }
+                Step::Wait(e, id) => {
+                    let (_, wait) = EVENTS[*e].pipes();
+                    t.record(wait, "W", InstrKind::WaitFlag(EVENTS[*e], *id), loc(11), &[])
+                }
+            }
+        }
+        t
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn matches_the_quadratic_reference(steps in prop::collection::vec(step(), 0..60)) {
+            let t = build(&steps);
+            let got: Vec<String> = hazards(&t, 0).iter().map(summary).collect();
+            prop_assert_eq!(got, reference(&t));
+        }
+
+        #[test]
+        fn solid_overlap_matches_the_run_lists(
+            a in (0u64..4096, 1u32..64, 1u32..4, 1u32..4),
+            b in (0u64..4096, 1u32..64, 1u32..4, 1u32..4),
+        ) {
+            let pat = |(base, len, blocks, repeats): (u64, u32, u32, u32)| Access {
+                write: true,
+                space: Space::Local(Hardware::UB),
+                base,
+                len,
+                blocks,
+                block_stride: len as u64,
+                repeats,
+                repeat_stride: len as u64 * blocks as u64,
+            };
+            let (a, b) = (pat(a), pat(b));
+            prop_assert!(solid(&a) && solid(&b));
+            let direct = (a.base.max(b.base) < a.end().min(b.end()))
+                .then(|| (a.base.max(b.base), a.end().min(b.end())));
+            prop_assert_eq!(direct, overlap_span(&super::super::runs(&a), &super::super::runs(&b)));
+        }
+    }
+
+    #[test]
+    fn synchronised_accesses_retire() {
+        // MTE2 writes, V reads after a flag, repeatedly: the live set stays small.
+        let mut t = Trace::new(true);
+        let loc = SourceLoc {
+            file: "k.rs",
+            line: 1,
+            column: 1,
+        };
+        let ub = Space::Local(Hardware::UB);
+        for k in 0..1000u64 {
+            let w = [Access::contiguous(true, ub, k * 512, 512)];
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &w);
+            let e = InstrKind::SetFlag(HardEvent::MTE2_V, 0);
+            t.record(Pipe::MTE2, "SetFlag", e, loc, &[]);
+            let e = InstrKind::WaitFlag(HardEvent::MTE2_V, 0);
+            t.record(Pipe::V, "WaitFlag", e, loc, &[]);
+            let r = [Access::contiguous(false, ub, k * 512, 512)];
+            t.record(Pipe::V, "Adds", InstrKind::Op, loc, &r);
+            let e = InstrKind::SetFlag(HardEvent::V_MTE2, 0);
+            t.record(Pipe::V, "SetFlag", e, loc, &[]);
+            let e = InstrKind::WaitFlag(HardEvent::V_MTE2, 0);
+            t.record(Pipe::MTE2, "WaitFlag", e, loc, &[]);
+        }
+        assert!(hazards(&t, 0).is_empty());
+        // Without the flags back to MTE2 every V read stays live for a later MTE2 write.
+        let mut set = LiveSet::default();
+        let acc = Access::contiguous(true, ub, 0, 512);
+        set.insert(Pipe::MTE2, 1, &acc, "DataCopy", loc);
+        set.insert(Pipe::MTE2, 2, &acc, "DataCopy", loc);
+        assert_eq!(set.live, 1, "a repeated pattern replaces the earlier access");
+        let mut horizon = [0; PIPES];
+        horizon[Pipe::MTE2 as usize] = 2;
+        set.retire(&horizon);
+        assert_eq!(set.live, 0);
+        assert!(set.pages.is_empty());
+    }
 }
