@@ -451,9 +451,7 @@ impl Launch {
             diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
         }
         if this.options.record_trace && self.check_hazards {
-            for b in &blocks {
-                diagnostics.extend(crate::check::hazards(&b.trace, b.block_idx));
-            }
+            diagnostics.extend(crate::check::hazards_of(&blocks, threads));
         }
         let mut report = LaunchReport {
             profile: self.profile,

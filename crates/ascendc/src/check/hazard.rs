@@ -48,6 +48,15 @@ fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
     (last - first < MAX_PAGES).then_some(first..=last)
 }
 
+/// The index key of one bucket of a memory: the allocation id or on-chip memory, and the
+/// bucket with the top bit telling GM from on-chip memory.
+fn key(space: Space, page: u64) -> (u64, u64) {
+    match space {
+        Space::Gm(id) => (id, page | 1 << 63),
+        Space::Local(h) => (h as u64, page),
+    }
+}
+
 /// True when the pattern's runs tile `[base, end)` without gaps or overlaps, in order.
 fn solid(a: &Access) -> bool {
     let len = a.len as u64;
@@ -75,7 +84,7 @@ fn same_pattern(a: &Access, b: &Access) -> bool {
 struct LiveSet {
     slots: Vec<Live>,
     free: Vec<u32>,
-    pages: HashMap<(Space, u64), Vec<u32>>,
+    pages: HashMap<(u64, u64), Vec<u32>>,
     /// Emptied bucket lists, kept for reuse.
     spare: Vec<Vec<u32>>,
     wide: Vec<u32>,
@@ -121,7 +130,7 @@ impl LiveSet {
         match pages {
             Some(pages) => {
                 for page in pages {
-                    if let Some(list) = self.pages.get(&(acc.space, page)) {
+                    if let Some(list) = self.pages.get(&key(acc.space, page)) {
                         for &i in list {
                             visit(i);
                         }
@@ -139,7 +148,7 @@ impl LiveSet {
     /// The list an access is filed under first (its first bucket, or the wide list).
     fn first_list(&self, acc: &Access) -> Option<&Vec<u32>> {
         match buckets(acc) {
-            Some(pages) => self.pages.get(&(acc.space, *pages.start())),
+            Some(pages) => self.pages.get(&key(acc.space, *pages.start())),
             None => Some(&self.wide),
         }
     }
@@ -198,7 +207,7 @@ impl LiveSet {
                 for page in pages {
                     let spare = &mut self.spare;
                     self.pages
-                        .entry((acc.space, page))
+                        .entry(key(acc.space, page))
                         .or_insert_with(|| spare.pop().unwrap_or_default())
                         .push(i);
                 }
@@ -224,14 +233,8 @@ impl LiveSet {
         match buckets(&acc) {
             Some(pages) => {
                 for page in pages {
-                    let key = (acc.space, page);
-                    if let Some(list) = self.pages.get_mut(&key) {
+                    if let Some(list) = self.pages.get_mut(&key(acc.space, page)) {
                         unlist(list);
-                        if list.is_empty() {
-                            if let Some(list) = self.pages.remove(&key) {
-                                self.spare.push(list);
-                            }
-                        }
                     }
                 }
             }
@@ -240,11 +243,31 @@ impl LiveSet {
         self.slots[i as usize].alive = false;
         self.free.push(i);
         self.live -= 1;
+        // Emptied buckets stay for reuse until they outnumber the live accesses.
+        if self.pages.len() > 64 + 4 * self.live {
+            let spare = &mut self.spare;
+            self.pages.retain(|_, list| {
+                let keep = !list.is_empty();
+                if !keep {
+                    spare.push(std::mem::take(list));
+                }
+                keep
+            });
+        }
     }
 
-    /// Retires, pipe by pipe, the accesses issued at or before `horizon[pipe]`.
-    fn retire(&mut self, horizon: &[u64; PIPES]) {
-        for (p, &h) in horizon.iter().enumerate() {
+    /// Retires the accesses every watcher of their pipe is ordered after: those of pipe `p`
+    /// issued at or before `min(vc[q][p])` over its watchers `q` (all of them when it has none).
+    fn retire(&mut self, vc: &[[u64; PIPES]; PIPES], watchers: &[[bool; PIPES]; PIPES]) {
+        for p in 0..PIPES {
+            if self.by_pipe[p].is_empty() {
+                continue;
+            }
+            let h = (0..PIPES)
+                .filter(|&q| watchers[p][q])
+                .map(|q| vc[q][p])
+                .min()
+                .unwrap_or(u64::MAX);
             while let Some(&(i, id)) = self.by_pipe[p].front() {
                 let l = &self.slots[i as usize];
                 if l.alive && l.id == id {
@@ -270,18 +293,16 @@ fn auto_synced(a: Pipe, b: Pipe) -> bool {
     a == Pipe::S || b == Pipe::S || (a == Pipe::V && b == Pipe::V)
 }
 
-/// Per pipe, the last count of it that every pipe still to issue an access (and not
-/// automatically ordered with it) is ordered after; `u64::MAX` when no such pipe remains.
-fn horizons(vc: &[[u64; PIPES]; PIPES], pending: &[bool; PIPES]) -> [u64; PIPES] {
-    let mut h = [u64::MAX; PIPES];
-    for (p, hp) in h.iter_mut().enumerate() {
-        for q in 0..PIPES {
-            if pending[q] && !auto_synced(Pipe::ALL_PIPES[p], Pipe::ALL_PIPES[q]) {
-                *hp = (*hp).min(vc[q][p]);
-            }
+/// Per pipe, the pipes still to issue an access and not automatically ordered with it: an
+/// access of the pipe can meet only these unordered.
+fn watchers(pending: &[bool; PIPES]) -> [[bool; PIPES]; PIPES] {
+    let mut w = [[false; PIPES]; PIPES];
+    for (p, row) in w.iter_mut().enumerate() {
+        for (q, x) in row.iter_mut().enumerate() {
+            *x = pending[q] && !auto_synced(Pipe::ALL_PIPES[p], Pipe::ALL_PIPES[q]);
         }
     }
-    h
+    w
 }
 
 /// Set flags: their setter's clock snapshot, by event and id (small ids in an array).
@@ -342,13 +363,24 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     let instrs = trace.instructions();
     // The last instruction at which each pipe checks an access: after it, the pipe can no
     // longer meet an earlier access.
+    // Found from the end; the scan stops once every pipe with instructions has been seen.
     let mut last = [usize::MAX; PIPES];
-    for (i, ins) in instrs.iter().enumerate() {
-        if ins.kind == InstrKind::Op && trace.accesses(ins).iter().any(nonempty) {
-            last[ins.pipe as usize] = i;
+    let mut unseen = trace.counts().iter().filter(|&&n| n > 0).count();
+    for (i, ins) in instrs.iter().enumerate().rev() {
+        if unseen == 0 {
+            break;
+        }
+        let p = ins.pipe as usize;
+        if last[p] == usize::MAX
+            && matches!(ins.kind, InstrKind::Op)
+            && trace.accesses(ins).iter().any(nonempty)
+        {
+            last[p] = i;
+            unseen -= 1;
         }
     }
     let mut pending = last.map(|l| l != usize::MAX);
+    let mut watch = watchers(&pending);
     let mut count = [0u64; PIPES];
     let mut vc = [[0u64; PIPES]; PIPES];
     let mut flags = Flags::new();
@@ -437,11 +469,11 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 }
                 if last[p] == i {
                     pending[p] = false;
+                    watch = watchers(&pending);
                     ordered = true;
                 }
                 // An access no later pipe can meet unordered is not kept at all.
-                let kept = (0..PIPES).any(|q| pending[q] && !auto_synced(ins.pipe, Pipe::ALL_PIPES[q]));
-                if kept {
+                if watch[p].contains(&true) {
                     for acc in accesses.iter().filter(|a| nonempty(a)) {
                         live.insert(ins.pipe, count[p], acc, ins.api, ins.location);
                     }
@@ -449,7 +481,7 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
             }
         }
         if ordered && live.live > 0 {
-            live.retire(&horizons(&vc, &pending));
+            live.retire(&vc, &watch);
         }
     }
     out
@@ -771,10 +803,15 @@ mod tests {
         set.insert(Pipe::MTE2, 1, &acc, "DataCopy", loc);
         set.insert(Pipe::MTE2, 2, &acc, "DataCopy", loc);
         assert_eq!(set.live, 1, "a repeated pattern replaces the earlier access");
-        let mut horizon = [0; PIPES];
-        horizon[Pipe::MTE2 as usize] = 2;
-        set.retire(&horizon);
+        let mut vc = [[0; PIPES]; PIPES];
+        let watch = watchers(&[true; PIPES]);
+        set.retire(&vc, &watch);
+        assert_eq!(set.live, 1, "no pipe is ordered after the write yet");
+        for q in [Pipe::V, Pipe::M, Pipe::MTE1, Pipe::MTE2, Pipe::MTE3, Pipe::FIX, Pipe::ALL] {
+            vc[q as usize][Pipe::MTE2 as usize] = 2;
+        }
+        set.retire(&vc, &watch);
         assert_eq!(set.live, 0);
-        assert!(set.pages.is_empty());
+        assert!(set.pages.values().all(|l| l.is_empty()));
     }
 }
