@@ -27,8 +27,8 @@ struct Live {
     pipe: Pipe,
     /// The pipe's instruction count when it issued the access.
     seq: u64,
-    api: &'static str,
-    location: SourceLoc,
+    /// Call site, as an index into the trace's site table.
+    site: u32,
     /// Issue order over all accesses; identifies the occupant of a slot.
     id: u64,
     /// False while the slot is free.
@@ -37,24 +37,21 @@ struct Live {
     seen: u64,
 }
 
-/// Bytes per bucket of the address index.
+/// Bytes per page: the unit of the order in which a query meets earlier accesses.
 const PAGE: u64 = 4096;
-/// Accesses spanning more buckets than this are kept in one list every query visits.
+/// Accesses spanning more pages than this are kept in one list every query visits.
 const MAX_PAGES: u64 = 256;
+/// Bytes per bucket of the address index.
+const BUCKET: u64 = 512;
 
-/// The buckets an access touches, or `None` when it spans too many to index.
-fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
-    let (first, last) = (acc.base / PAGE, (acc.end() - 1) / PAGE);
-    (last - first < MAX_PAGES).then_some(first..=last)
+/// True when the access spans too many pages to index.
+fn wide(acc: &Access) -> bool {
+    (acc.end() - 1) / PAGE - acc.base / PAGE >= MAX_PAGES
 }
 
-/// The index key of one bucket of a memory: the allocation id or on-chip memory, and the
-/// bucket with the top bit telling GM from on-chip memory.
-fn key(space: Space, page: u64) -> (u64, u64) {
-    match space {
-        Space::Gm(id) => (id, page | 1 << 63),
-        Space::Local(h) => (h as u64, page),
-    }
+/// The buckets an access touches, or `None` when it is [`wide`].
+fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
+    (!wide(acc)).then(|| acc.base / BUCKET..=(acc.end() - 1) / BUCKET)
 }
 
 /// True when the pattern's runs tile `[base, end)` without gaps or overlaps, in order.
@@ -75,6 +72,91 @@ fn same_pattern(a: &Access, b: &Access) -> bool {
         && a.repeat_stride == b.repeat_stride
 }
 
+/// Buckets per memory held in a vector (from the first one used; 32 MiB); others go to a map.
+const DENSE: u64 = 1 << 16;
+
+/// The address index: per memory and bucket, the slots of the live accesses touching it, in
+/// issue order. Emptied lists hand their storage back to a pool.
+#[derive(Default)]
+struct Buckets {
+    /// Per memory: the first bucket used and the lists from it on.
+    spaces: Vec<(Space, u64, Vec<Vec<u32>>)>,
+    /// The last memory looked up (an index into `spaces`).
+    last: usize,
+    sparse: HashMap<(Space, u64), Vec<u32>>,
+    spare: Vec<Vec<u32>>,
+}
+
+impl Buckets {
+    /// Index of `space` in `spaces`, added with `page` as its first bucket when new.
+    fn space(&mut self, space: Space, page: u64) -> usize {
+        if self.spaces.get(self.last).is_some_and(|e| e.0 == space) {
+            return self.last;
+        }
+        self.last = match self.spaces.iter().position(|e| e.0 == space) {
+            Some(i) => i,
+            None => {
+                self.spaces.push((space, page, Vec::new()));
+                self.spaces.len() - 1
+            }
+        };
+        self.last
+    }
+
+    fn list(&mut self, space: Space, page: u64) -> Option<&Vec<u32>> {
+        let i = self.space(space, page);
+        let (_, origin, dense) = &self.spaces[i];
+        match page.checked_sub(*origin).filter(|&d| d < DENSE) {
+            Some(d) => dense.get(d as usize),
+            None => self.sparse.get(&(space, page)),
+        }
+    }
+
+    fn push(&mut self, space: Space, page: u64, slot: u32) {
+        let i = self.space(space, page);
+        let (_, origin, dense) = &mut self.spaces[i];
+        let spare = &mut self.spare;
+        let list = match page.checked_sub(*origin).filter(|&d| d < DENSE) {
+            Some(d) => {
+                let d = d as usize;
+                if dense.len() <= d {
+                    dense.resize_with(d + 1, Vec::new);
+                }
+                &mut dense[d]
+            }
+            None => self.sparse.entry((space, page)).or_default(),
+        };
+        if list.capacity() == 0 {
+            if let Some(v) = spare.pop() {
+                *list = v;
+            }
+        }
+        list.push(slot);
+    }
+
+    fn remove(&mut self, space: Space, page: u64, slot: u32) {
+        let i = self.space(space, page);
+        let (_, origin, dense_lists) = &mut self.spaces[i];
+        let dense = page.checked_sub(*origin).filter(|&d| d < DENSE);
+        let list = match dense {
+            Some(d) => dense_lists.get_mut(d as usize),
+            None => self.sparse.get_mut(&(space, page)),
+        };
+        let Some(list) = list else {
+            return;
+        };
+        if let Some(k) = list.iter().position(|&j| j == slot) {
+            list.remove(k);
+        }
+        if list.is_empty() {
+            self.spare.push(std::mem::take(list));
+            if dense.is_none() {
+                self.sparse.remove(&(space, page));
+            }
+        }
+    }
+}
+
 /// The live accesses, in slots reused as accesses retire. Indexed by the address buckets they
 /// touch (each bucket's list in issue order), so that a query visits only accesses near its own
 /// bytes; and per pipe in issue order, so that accesses every later pipe is ordered after are
@@ -84,89 +166,89 @@ fn same_pattern(a: &Access, b: &Access) -> bool {
 struct LiveSet {
     slots: Vec<Live>,
     free: Vec<u32>,
-    pages: HashMap<(u64, u64), Vec<u32>>,
-    /// Emptied bucket lists, kept for reuse.
-    spare: Vec<Vec<u32>>,
+    buckets: Buckets,
     wide: Vec<u32>,
     /// Per pipe, `(slot, id)` of its accesses in issue order (entries whose slot has since been
     /// freed or reused are skipped).
     by_pipe: [VecDeque<(u32, u64)>; PIPES],
     live: usize,
+    /// Per pipe, the horizon of the last retirement (accesses at or before it are gone).
+    horizon: [u64; PIPES],
     next_id: u64,
     query: u64,
-    /// Scratch for queries too wide for the index.
-    order: Vec<(u64, u32)>,
+    /// Scratch for queries over several buckets: (page, id, slot) of the candidates.
+    order: Vec<(u64, u64, u32)>,
 }
 
 impl LiveSet {
-    /// Calls `f` once for every live access that may share bytes with `acc`: the wide list
-    /// first, then bucket by bucket in address order, each bucket in issue order.
+    /// Calls `f` once for every live access that may share bytes with `acc`: the wide ones
+    /// first, then by the first page they share with `acc`, then in issue order.
     fn near(&mut self, acc: &Access, mut f: impl FnMut(&Live)) {
         self.query += 1;
         let q = self.query;
-        let pages = buckets(acc);
-        if pages.is_none() {
-            self.order.clear();
-            self.order.extend(
-                self.slots
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, l)| l.alive && l.space() == acc.space)
-                    .map(|(i, l)| (l.id, i as u32)),
-            );
-            self.order.sort_unstable();
-        }
-        let slots = &mut self.slots;
-        let mut visit = |i: u32| {
+        let LiveSet {
+            slots,
+            buckets: index,
+            wide,
+            order,
+            ..
+        } = self;
+        for &i in wide.iter() {
             let l = &mut slots[i as usize];
-            if l.seen != q {
-                l.seen = q;
-                f(l);
-            }
-        };
-        for &i in &self.wide {
-            visit(i);
+            l.seen = q;
+            f(l);
         }
-        match pages {
-            Some(pages) => {
-                for page in pages {
-                    if let Some(list) = self.pages.get(&key(acc.space, page)) {
+        order.clear();
+        match buckets(acc) {
+            // One bucket lies in one page: its list is already in the order.
+            Some(b) if b.start() == b.end() => {
+                if let Some(list) = index.list(acc.space, *b.start()) {
+                    for &i in list {
+                        f(&slots[i as usize]);
+                    }
+                }
+                return;
+            }
+            Some(b) => {
+                let page = acc.base / PAGE;
+                for bucket in b {
+                    if let Some(list) = index.list(acc.space, bucket) {
                         for &i in list {
-                            visit(i);
+                            let l = &mut slots[i as usize];
+                            if l.seen != q {
+                                l.seen = q;
+                                order.push(((l.acc.base / PAGE).max(page), l.id, i));
+                            }
                         }
                     }
                 }
             }
-            None => {
-                for &(_, i) in &self.order {
-                    visit(i);
-                }
-            }
+            None => order.extend(
+                slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.alive && l.seen != q && l.acc.space == acc.space)
+                    .map(|(i, l)| (0, l.id, i as u32)),
+            ),
+        }
+        order.sort_unstable();
+        for &(_, _, i) in order.iter() {
+            f(&slots[i as usize]);
         }
     }
 
-    /// The list an access is filed under first (its first bucket, or the wide list).
-    fn first_list(&self, acc: &Access) -> Option<&Vec<u32>> {
-        match buckets(acc) {
-            Some(pages) => self.pages.get(&key(acc.space, *pages.start())),
-            None => Some(&self.wide),
-        }
-    }
-
-    fn insert(
-        &mut self,
-        pipe: Pipe,
-        seq: u64,
-        acc: &Access,
-        api: &'static str,
-        location: SourceLoc,
-    ) {
+    fn insert(&mut self, pipe: Pipe, seq: u64, acc: &Access, site: u32) {
         // At most one live access per (pipe, pattern, write): a write replaces both.
         let mut replaced = [u32::MAX; 2];
-        if let Some(list) = self.first_list(acc) {
+        let slots = &self.slots;
+        let first = match buckets(acc) {
+            Some(pages) => self.buckets.list(acc.space, *pages.start()),
+            None => Some(&self.wide),
+        };
+        if let Some(list) = first {
             let mut n = 0;
             for &i in list {
-                let l = &self.slots[i as usize];
+                let l = &slots[i as usize];
                 if l.pipe == pipe && (acc.write || !l.acc.write) && same_pattern(&l.acc, acc) {
                     replaced[n] = i;
                     n += 1;
@@ -185,8 +267,7 @@ impl LiveSet {
             acc: *acc,
             pipe,
             seq,
-            api,
-            location,
+            site,
             id,
             alive: true,
             seen: 0,
@@ -205,11 +286,7 @@ impl LiveSet {
         match buckets(acc) {
             Some(pages) => {
                 for page in pages {
-                    let spare = &mut self.spare;
-                    self.pages
-                        .entry(key(acc.space, page))
-                        .or_insert_with(|| spare.pop().unwrap_or_default())
-                        .push(i);
+                    self.buckets.push(acc.space, page, i);
                 }
             }
             None => self.wide.push(i),
@@ -225,35 +302,21 @@ impl LiveSet {
     /// Drops a live access from the index and frees its slot.
     fn remove(&mut self, i: u32) {
         let acc = self.slots[i as usize].acc;
-        let unlist = |list: &mut Vec<u32>| {
-            if let Some(k) = list.iter().position(|&j| j == i) {
-                list.remove(k);
-            }
-        };
         match buckets(&acc) {
             Some(pages) => {
                 for page in pages {
-                    if let Some(list) = self.pages.get_mut(&key(acc.space, page)) {
-                        unlist(list);
-                    }
+                    self.buckets.remove(acc.space, page, i);
                 }
             }
-            None => unlist(&mut self.wide),
+            None => {
+                if let Some(k) = self.wide.iter().position(|&j| j == i) {
+                    self.wide.remove(k);
+                }
+            }
         }
         self.slots[i as usize].alive = false;
         self.free.push(i);
         self.live -= 1;
-        // Emptied buckets stay for reuse until they outnumber the live accesses.
-        if self.pages.len() > 64 + 4 * self.live {
-            let spare = &mut self.spare;
-            self.pages.retain(|_, list| {
-                let keep = !list.is_empty();
-                if !keep {
-                    spare.push(std::mem::take(list));
-                }
-                keep
-            });
-        }
     }
 
     /// Retires the accesses every watcher of their pipe is ordered after: those of pipe `p`
@@ -268,6 +331,10 @@ impl LiveSet {
                 .map(|q| vc[q][p])
                 .min()
                 .unwrap_or(u64::MAX);
+            if h == self.horizon[p] {
+                continue;
+            }
+            self.horizon[p] = h;
             while let Some(&(i, id)) = self.by_pipe[p].front() {
                 let l = &self.slots[i as usize];
                 if l.alive && l.id == id {
@@ -279,12 +346,6 @@ impl LiveSet {
                 self.by_pipe[p].pop_front();
             }
         }
-    }
-}
-
-impl Live {
-    fn space(&self) -> Space {
-        self.acc.space
     }
 }
 
@@ -326,12 +387,23 @@ impl Flags {
         ((id as usize) < SMALL_IDS).then(|| e as usize * SMALL_IDS + id as usize)
     }
 
-    /// Sets the flag; true when it was already set.
-    fn set(&mut self, e: HardEvent, id: u32, snap: [u64; PIPES]) -> bool {
-        match Self::slot(e, id) {
-            Some(k) => self.small[k].replace(snap).is_some(),
-            None => self.other.insert((e, id), snap).is_some(),
-        }
+    /// Sets the flag to the setter's clock `row` with its own entry `p` at `count`; true when
+    /// it was already set.
+    fn set(&mut self, e: HardEvent, id: u32, row: &[u64; PIPES], p: usize, count: u64) -> bool {
+        let (was, snap) = match Self::slot(e, id) {
+            Some(k) => {
+                let f = &mut self.small[k];
+                let was = f.is_some();
+                (was, f.insert(*row))
+            }
+            None => {
+                let was = self.other.contains_key(&(e, id));
+                (was, self.other.entry((e, id)).insert_entry(*row).into_mut())
+            }
+        };
+        *snap = *row;
+        snap[p] = count;
+        was
     }
 
     fn take(&mut self, e: HardEvent, id: u32) -> Option<[u64; PIPES]> {
@@ -360,20 +432,19 @@ fn nonempty(acc: &Access) -> bool {
 
 /// Reports the hazards of one core's record as warnings tagged with `block`.
 pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
-    let instrs = trace.instructions();
     // The last instruction at which each pipe checks an access: after it, the pipe can no
-    // longer meet an earlier access.
-    // Found from the end; the scan stops once every pipe with instructions has been seen.
+    // longer meet an earlier access. Found from the end; the scan stops once every pipe with
+    // instructions has been seen.
     let mut last = [usize::MAX; PIPES];
     let mut unseen = trace.counts().iter().filter(|&&n| n > 0).count();
-    for (i, ins) in instrs.iter().enumerate().rev() {
+    for (i, ins) in trace.instrs().enumerate().rev() {
         if unseen == 0 {
             break;
         }
-        let p = ins.pipe as usize;
+        let p = ins.pipe() as usize;
         if last[p] == usize::MAX
-            && matches!(ins.kind, InstrKind::Op)
-            && trace.accesses(ins).iter().any(nonempty)
+            && matches!(ins.kind(), InstrKind::Op)
+            && ins.accesses().any(|a| nonempty(&a))
         {
             last[p] = i;
             unseen -= 1;
@@ -396,11 +467,13 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
         location: Some(loc),
         block: Some(block),
     };
-    for (i, ins) in instrs.iter().enumerate() {
-        let p = ins.pipe as usize;
+    let mut accesses = Vec::new();
+    for (i, ins) in trace.instrs().enumerate() {
+        let (pipe, kind) = (ins.pipe(), ins.kind());
+        let p = pipe as usize;
         let mut ordered = false;
-        match ins.kind {
-            InstrKind::Barrier if ins.pipe == Pipe::ALL => {
+        match kind {
+            InstrKind::Barrier if pipe == Pipe::ALL => {
                 for row in vc.iter_mut() {
                     *row = count;
                 }
@@ -411,12 +484,11 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 ordered = true;
             }
             InstrKind::SetFlag(e, id) => {
-                let mut snap = vc[p];
-                snap[p] = count[p];
-                if flags.set(e, id, snap) {
+                if flags.set(e, id, &vc[p], p, count[p]) {
+                    let (api, location) = trace.site(ins.site());
                     out.push(warn(
-                        ins.api,
-                        ins.location,
+                        api,
+                        location,
                         format!("SetFlag<{e:?}>({id}) while the flag is already set (a second set is lost on hardware)"),
                     ));
                 }
@@ -428,41 +500,46 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                     }
                     ordered = true;
                 }
-                None => out.push(warn(
-                    ins.api,
-                    ins.location,
+                None => out.push({
+                    let (api, location) = trace.site(ins.site());
+                    warn(
+                    api,
+                    location,
                     format!("WaitFlag<{e:?}>({id}) without a preceding SetFlag: the pipe would wait forever on hardware"),
-                )),
+                )}),
             },
             InstrKind::Op => {
                 count[p] += 1;
-                let accesses = trace.accesses(ins);
-                for acc in accesses {
-                    check_access(ins.pipe, acc, &vc, &mut live, &mut scratch, |l, lo, hi| {
+                let (api, location) = trace.site(ins.site());
+                accesses.clear();
+                accesses.extend(ins.accesses());
+                for acc in &accesses {
+                    check_access(pipe, acc, &vc, &mut live, &mut scratch, |l, lo, hi| {
                         let kind = match (l.acc.write, acc.write) {
                             (true, true) => "WAW",
                             (true, false) => "RAW",
                             _ => "WAR",
                         };
-                        if !reported.insert((l.location, ins.location, kind)) {
+                        let (l_api, l_location) = trace.site(l.site);
+                        if !reported.insert((l_location, location, kind)) {
                             return;
                         }
-                        let fix = if l.pipe == ins.pipe {
-                            format!("PipeBarrier<{}>", ins.pipe.c_name())
+                        let fix = if l.pipe == pipe {
+                            format!("PipeBarrier<{}>", pipe.c_name())
                         } else {
-                            format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, ins.pipe))
+                            format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, pipe))
                         };
                         out.push(warn(
-                            ins.api,
-                            ins.location,
+                            api,
+                            location,
                             format!(
                                 "{kind} hazard on {} bytes {lo}..{hi}: {} ({}) at {} and {} ({}) are not ordered; missing {fix}",
                                 space_name(acc.space),
-                                l.api,
+                                l_api,
                                 l.pipe.c_name(),
-                                l.location,
-                                ins.api,
-                                ins.pipe.c_name(),
+                                l_location,
+                                api,
+                                pipe.c_name(),
                             ),
                         ));
                     });
@@ -475,7 +552,7 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 // An access no later pipe can meet unordered is not kept at all.
                 if watch[p].contains(&true) {
                     for acc in accesses.iter().filter(|a| nonempty(a)) {
-                        live.insert(ins.pipe, count[p], acc, ins.api, ins.location);
+                        live.insert(pipe, count[p], acc, ins.site());
                     }
                 }
             }
@@ -580,10 +657,10 @@ mod tests {
                 InstrKind::Op => {
                     count[p] += 1;
                     for acc in trace.accesses(ins).iter().filter(|a| nonempty(a)) {
-                        let key = |l: &Past| match (buckets(&l.acc), buckets(acc)) {
-                            (None, _) => (0, 0),
-                            (Some(lp), Some(ap)) => (1, (*lp.start()).max(*ap.start())),
-                            (Some(_), None) => (1, 0),
+                        let key = |l: &Past| match (wide(&l.acc), wide(acc)) {
+                            (true, _) => (0, 0),
+                            (false, false) => (1, (l.acc.base / PAGE).max(acc.base / PAGE)),
+                            (false, true) => (1, 0),
                         };
                         let mut order: Vec<usize> = (0..past.len()).collect();
                         order.sort_by_key(|&k| key(&past[k]));
@@ -669,7 +746,11 @@ mod tests {
 
     #[derive(Debug, Clone)]
     enum Step {
-        Op(usize, usize, Vec<(bool, bool, u64, u32, u32, u64, u32, u64)>),
+        Op(
+            usize,
+            usize,
+            Vec<(bool, bool, u64, u32, u32, u64, u32, u64)>,
+        ),
         Barrier(usize),
         Set(usize, u32),
         Wait(usize, u32),
@@ -733,7 +814,13 @@ mod tests {
                 }
                 Step::Wait(e, id) => {
                     let (_, wait) = EVENTS[*e].pipes();
-                    t.record(wait, "W", InstrKind::WaitFlag(EVENTS[*e], *id), loc(11), &[])
+                    t.record(
+                        wait,
+                        "W",
+                        InstrKind::WaitFlag(EVENTS[*e], *id),
+                        loc(11),
+                        &[],
+                    )
                 }
             }
         }
@@ -800,18 +887,34 @@ mod tests {
         // Without the flags back to MTE2 every V read stays live for a later MTE2 write.
         let mut set = LiveSet::default();
         let acc = Access::contiguous(true, ub, 0, 512);
-        set.insert(Pipe::MTE2, 1, &acc, "DataCopy", loc);
-        set.insert(Pipe::MTE2, 2, &acc, "DataCopy", loc);
-        assert_eq!(set.live, 1, "a repeated pattern replaces the earlier access");
+        set.insert(Pipe::MTE2, 1, &acc, 0);
+        set.insert(Pipe::MTE2, 2, &acc, 0);
+        assert_eq!(
+            set.live, 1,
+            "a repeated pattern replaces the earlier access"
+        );
         let mut vc = [[0; PIPES]; PIPES];
         let watch = watchers(&[true; PIPES]);
         set.retire(&vc, &watch);
         assert_eq!(set.live, 1, "no pipe is ordered after the write yet");
-        for q in [Pipe::V, Pipe::M, Pipe::MTE1, Pipe::MTE2, Pipe::MTE3, Pipe::FIX, Pipe::ALL] {
+        for q in [
+            Pipe::V,
+            Pipe::M,
+            Pipe::MTE1,
+            Pipe::MTE2,
+            Pipe::MTE3,
+            Pipe::FIX,
+            Pipe::ALL,
+        ] {
             vc[q as usize][Pipe::MTE2 as usize] = 2;
         }
         set.retire(&vc, &watch);
         assert_eq!(set.live, 0);
-        assert!(set.pages.values().all(|l| l.is_empty()));
+        assert!(set
+            .buckets
+            .spaces
+            .iter()
+            .all(|s| s.2.iter().all(Vec::is_empty)));
+        assert!(set.buckets.sparse.is_empty());
     }
 }
