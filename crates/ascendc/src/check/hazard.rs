@@ -29,6 +29,8 @@ struct Live {
     seq: u64,
     /// Call site, as an index into the trace's site table.
     site: u32,
+    /// The buckets it is filed under (`None`: the wide list).
+    span: Span,
     /// Issue order over all accesses; identifies the occupant of a slot.
     id: u64,
     /// False while the slot is free.
@@ -44,14 +46,13 @@ const MAX_PAGES: u64 = 256;
 /// Bytes per bucket of the address index.
 const BUCKET: u64 = 512;
 
-/// True when the access spans too many pages to index.
-fn wide(acc: &Access) -> bool {
-    (acc.end() - 1) / PAGE - acc.base / PAGE >= MAX_PAGES
-}
+/// First and last bucket of an access, `None` when it spans more than [`MAX_PAGES`] pages.
+type Span = Option<(u64, u64)>;
 
-/// The buckets an access touches, or `None` when it is [`wide`].
-fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
-    (!wide(acc)).then(|| acc.base / BUCKET..=(acc.end() - 1) / BUCKET)
+/// The buckets an access touches (see [`Span`]).
+fn buckets(acc: &Access) -> Span {
+    let end = acc.end() - 1;
+    (end / PAGE - acc.base / PAGE < MAX_PAGES).then_some((acc.base / BUCKET, end / BUCKET))
 }
 
 /// True when the pattern's runs tile `[base, end)` without gaps or overlaps, in order.
@@ -81,8 +82,10 @@ const DENSE: u64 = 1 << 16;
 struct Buckets {
     /// Per memory: the first bucket used and the lists from it on.
     spaces: Vec<(Space, u64, Vec<Vec<u32>>)>,
-    /// The last memory looked up (an index into `spaces`).
+    /// The last GM allocation looked up (an index into `spaces`).
     last: usize,
+    /// Per on-chip memory (by `Hardware as usize`), its index in `spaces` plus one (0: none).
+    local: [usize; 8],
     sparse: HashMap<(Space, u64), Vec<u32>>,
     spare: Vec<Vec<u32>>,
 }
@@ -90,6 +93,14 @@ struct Buckets {
 impl Buckets {
     /// Index of `space` in `spaces`, added with `page` as its first bucket when new.
     fn space(&mut self, space: Space, page: u64) -> usize {
+        if let Space::Local(h) = space {
+            let k = &mut self.local[h as usize % 8];
+            if *k == 0 {
+                self.spaces.push((space, page, Vec::new()));
+                *k = self.spaces.len();
+            }
+            return *k - 1;
+        }
         if self.spaces.get(self.last).is_some_and(|e| e.0 == space) {
             return self.last;
         }
@@ -183,7 +194,7 @@ struct LiveSet {
 impl LiveSet {
     /// Calls `f` once for every live access that may share bytes with `acc`: the wide ones
     /// first, then by the first page they share with `acc`, then in issue order.
-    fn near(&mut self, acc: &Access, mut f: impl FnMut(&Live)) {
+    fn near(&mut self, acc: &Access, span: Span, mut f: impl FnMut(&Live)) {
         self.query += 1;
         let q = self.query;
         let LiveSet {
@@ -199,19 +210,19 @@ impl LiveSet {
             f(l);
         }
         order.clear();
-        match buckets(acc) {
+        match span {
             // One bucket lies in one page: its list is already in the order.
-            Some(b) if b.start() == b.end() => {
-                if let Some(list) = index.list(acc.space, *b.start()) {
+            Some((first, last)) if first == last => {
+                if let Some(list) = index.list(acc.space, first) {
                     for &i in list {
                         f(&slots[i as usize]);
                     }
                 }
                 return;
             }
-            Some(b) => {
+            Some((first, last)) => {
                 let page = acc.base / PAGE;
-                for bucket in b {
+                for bucket in first..=last {
                     if let Some(list) = index.list(acc.space, bucket) {
                         for &i in list {
                             let l = &mut slots[i as usize];
@@ -237,12 +248,12 @@ impl LiveSet {
         }
     }
 
-    fn insert(&mut self, pipe: Pipe, seq: u64, acc: &Access, site: u32) {
+    fn insert(&mut self, pipe: Pipe, seq: u64, acc: &Access, span: Span, site: u32) {
         // At most one live access per (pipe, pattern, write): a write replaces both.
         let mut replaced = [u32::MAX; 2];
         let slots = &self.slots;
-        let first = match buckets(acc) {
-            Some(pages) => self.buckets.list(acc.space, *pages.start()),
+        let first = match span {
+            Some((first, _)) => self.buckets.list(acc.space, first),
             None => Some(&self.wide),
         };
         if let Some(list) = first {
@@ -268,6 +279,7 @@ impl LiveSet {
             pipe,
             seq,
             site,
+            span,
             id,
             alive: true,
             seen: 0,
@@ -283,10 +295,10 @@ impl LiveSet {
             }
         };
         self.live += 1;
-        match buckets(acc) {
-            Some(pages) => {
-                for page in pages {
-                    self.buckets.push(acc.space, page, i);
+        match span {
+            Some((first, last)) => {
+                for bucket in first..=last {
+                    self.buckets.push(acc.space, bucket, i);
                 }
             }
             None => self.wide.push(i),
@@ -301,11 +313,12 @@ impl LiveSet {
 
     /// Drops a live access from the index and frees its slot.
     fn remove(&mut self, i: u32) {
-        let acc = self.slots[i as usize].acc;
-        match buckets(&acc) {
-            Some(pages) => {
-                for page in pages {
-                    self.buckets.remove(acc.space, page, i);
+        let l = &self.slots[i as usize];
+        let space = l.acc.space;
+        match l.span {
+            Some((first, last)) => {
+                for bucket in first..=last {
+                    self.buckets.remove(space, bucket, i);
                 }
             }
             None => {
@@ -512,9 +525,9 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 count[p] += 1;
                 let (api, location) = trace.site(ins.site());
                 accesses.clear();
-                accesses.extend(ins.accesses());
-                for acc in &accesses {
-                    check_access(pipe, acc, &vc, &mut live, &mut scratch, |l, lo, hi| {
+                accesses.extend(ins.accesses().filter(nonempty).map(|a| (a, buckets(&a))));
+                for (acc, span) in &accesses {
+                    check_access(pipe, acc, *span, &vc, &mut live, &mut scratch, |l, lo, hi| {
                         let kind = match (l.acc.write, acc.write) {
                             (true, true) => "WAW",
                             (true, false) => "RAW",
@@ -551,8 +564,8 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 }
                 // An access no later pipe can meet unordered is not kept at all.
                 if watch[p].contains(&true) {
-                    for acc in accesses.iter().filter(|a| nonempty(a)) {
-                        live.insert(pipe, count[p], acc, ins.site());
+                    for (acc, span) in &accesses {
+                        live.insert(pipe, count[p], acc, *span, ins.site());
                     }
                 }
             }
@@ -568,18 +581,16 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
 fn check_access(
     pipe: Pipe,
     acc: &Access,
+    span: Span,
     vc: &[[u64; PIPES]; PIPES],
     live: &mut LiveSet,
     scratch: &mut (Vec<(u64, u64)>, Vec<(u64, u64)>),
     mut report: impl FnMut(&Live, u64, u64),
 ) {
-    if !nonempty(acc) {
-        return;
-    }
     let (end, solid_acc) = (acc.end(), solid(acc));
     // The access's own runs, filled on first need.
     let mut mine = false;
-    live.near(acc, |l| {
+    live.near(acc, span, |l| {
         if l.acc.space != acc.space
             || !(l.acc.write || acc.write)
             || auto_synced(l.pipe, pipe)
@@ -714,6 +725,11 @@ mod tests {
             }
         }
         out
+    }
+
+    /// True when the access spans too many pages to index.
+    fn wide(acc: &Access) -> bool {
+        (acc.end() - 1) / PAGE - acc.base / PAGE >= MAX_PAGES
     }
 
     /// The checker's diagnostics in the reference's terms.
@@ -887,8 +903,8 @@ mod tests {
         // Without the flags back to MTE2 every V read stays live for a later MTE2 write.
         let mut set = LiveSet::default();
         let acc = Access::contiguous(true, ub, 0, 512);
-        set.insert(Pipe::MTE2, 1, &acc, 0);
-        set.insert(Pipe::MTE2, 2, &acc, 0);
+        set.insert(Pipe::MTE2, 1, &acc, buckets(&acc), 0);
+        set.insert(Pipe::MTE2, 2, &acc, buckets(&acc), 0);
         assert_eq!(
             set.live, 1,
             "a repeated pattern replaces the earlier access"

@@ -7,40 +7,6 @@ pub use gm_overlap::multi_core_gm_overlap;
 pub use hazard::hazards;
 
 use crate::core::trace::Access;
-use crate::error::Diagnostic;
-use crate::launch::BlockReport;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// [`hazards`] of every block, checked on up to `threads` host threads, in block order.
-pub(crate) fn hazards_of(blocks: &[BlockReport], threads: usize) -> Vec<Diagnostic> {
-    let threads = threads.min(blocks.len());
-    if threads <= 1 {
-        return blocks
-            .iter()
-            .flat_map(|b| hazards(&b.trace, b.block_idx))
-            .collect();
-    }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut found = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(b) = blocks.get(i) else {
-                return found;
-            };
-            found.push((i, hazards(&b.trace, b.block_idx)));
-        }
-    };
-    let mut found: Vec<(usize, Vec<Diagnostic>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    found.sort_unstable_by_key(|(i, _)| *i);
-    found.into_iter().flat_map(|(_, d)| d).collect()
-}
 
 /// The byte runs `[start, end)` of an access pattern, sorted by start.
 pub(crate) fn runs(acc: &Access) -> Vec<(u64, u64)> {
