@@ -334,13 +334,15 @@ impl LiveSet {
 
     /// Retires the accesses every watcher of their pipe is ordered after: those of pipe `p`
     /// issued at or before `min(vc[q][p])` over its watchers `q` (all of them when it has none).
-    fn retire(&mut self, vc: &[[u64; PIPES]; PIPES], watchers: &[[bool; PIPES]; PIPES]) {
+    /// Only pipes watched by a clock row in the mask `changed` are looked at (all of them when
+    /// `changed` is [`ALL_ROWS`]).
+    fn retire(&mut self, vc: &[[u64; PIPES]; PIPES], watchers: &[u8; PIPES], changed: u8) {
         for p in 0..PIPES {
-            if self.by_pipe[p].is_empty() {
+            if self.by_pipe[p].is_empty() || (changed != ALL_ROWS && watchers[p] & changed == 0) {
                 continue;
             }
             let h = (0..PIPES)
-                .filter(|&q| watchers[p][q])
+                .filter(|&q| watchers[p] & 1 << q != 0)
                 .map(|q| vc[q][p])
                 .min()
                 .unwrap_or(u64::MAX);
@@ -367,13 +369,18 @@ fn auto_synced(a: Pipe, b: Pipe) -> bool {
     a == Pipe::S || b == Pipe::S || (a == Pipe::V && b == Pipe::V)
 }
 
-/// Per pipe, the pipes still to issue an access and not automatically ordered with it: an
-/// access of the pipe can meet only these unordered.
-fn watchers(pending: &[bool; PIPES]) -> [[bool; PIPES]; PIPES] {
-    let mut w = [[false; PIPES]; PIPES];
-    for (p, row) in w.iter_mut().enumerate() {
-        for (q, x) in row.iter_mut().enumerate() {
-            *x = pending[q] && !auto_synced(Pipe::ALL_PIPES[p], Pipe::ALL_PIPES[q]);
+/// Every clock row (and the watchers) changed.
+const ALL_ROWS: u8 = u8::MAX;
+
+/// Per pipe, the pipes (a bit mask) still to issue an access and not automatically ordered
+/// with it: an access of the pipe can meet only these unordered.
+fn watchers(pending: &[bool; PIPES]) -> [u8; PIPES] {
+    let mut w = [0u8; PIPES];
+    for (p, mask) in w.iter_mut().enumerate() {
+        for (q, &pending) in pending.iter().enumerate() {
+            if pending && !auto_synced(Pipe::ALL_PIPES[p], Pipe::ALL_PIPES[q]) {
+                *mask |= 1 << q;
+            }
         }
     }
     w
@@ -484,17 +491,18 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     for (i, ins) in trace.instrs().enumerate() {
         let (pipe, kind) = (ins.pipe(), ins.kind());
         let p = pipe as usize;
-        let mut ordered = false;
+        // Clock rows this instruction changed.
+        let mut changed = 0u8;
         match kind {
             InstrKind::Barrier if pipe == Pipe::ALL => {
                 for row in vc.iter_mut() {
                     *row = count;
                 }
-                ordered = true;
+                changed = ALL_ROWS;
             }
             InstrKind::Barrier => {
                 vc[p][p] = count[p];
-                ordered = true;
+                changed = 1 << p;
             }
             InstrKind::SetFlag(e, id) => {
                 if flags.set(e, id, &vc[p], p, count[p]) {
@@ -511,7 +519,7 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                     for q in 0..PIPES {
                         vc[p][q] = vc[p][q].max(snap[q]);
                     }
-                    ordered = true;
+                    changed = 1 << p;
                 }
                 None => out.push({
                     let (api, location) = trace.site(ins.site());
@@ -525,7 +533,11 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 count[p] += 1;
                 let (api, location) = trace.site(ins.site());
                 accesses.clear();
-                accesses.extend(ins.accesses().filter(nonempty).map(|a| (a, buckets(&a))));
+                for a in ins.accesses() {
+                    if nonempty(&a) {
+                        accesses.push((a, buckets(&a)));
+                    }
+                }
                 for (acc, span) in &accesses {
                     check_access(pipe, acc, *span, &vc, &mut live, &mut scratch, |l, lo, hi| {
                         let kind = match (l.acc.write, acc.write) {
@@ -560,18 +572,18 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 if last[p] == i {
                     pending[p] = false;
                     watch = watchers(&pending);
-                    ordered = true;
+                    changed = ALL_ROWS;
                 }
                 // An access no later pipe can meet unordered is not kept at all.
-                if watch[p].contains(&true) {
+                if watch[p] != 0 {
                     for (acc, span) in &accesses {
                         live.insert(pipe, count[p], acc, *span, ins.site());
                     }
                 }
             }
         }
-        if ordered && live.live > 0 {
-            live.retire(&vc, &watch);
+        if changed != 0 && live.live > 0 {
+            live.retire(&vc, &watch, changed);
         }
     }
     out
@@ -911,7 +923,7 @@ mod tests {
         );
         let mut vc = [[0; PIPES]; PIPES];
         let watch = watchers(&[true; PIPES]);
-        set.retire(&vc, &watch);
+        set.retire(&vc, &watch, ALL_ROWS);
         assert_eq!(set.live, 1, "no pipe is ordered after the write yet");
         for q in [
             Pipe::V,
@@ -924,7 +936,7 @@ mod tests {
         ] {
             vc[q as usize][Pipe::MTE2 as usize] = 2;
         }
-        set.retire(&vc, &watch);
+        set.retire(&vc, &watch, ALL_ROWS);
         assert_eq!(set.live, 0);
         assert!(set
             .buckets

@@ -283,8 +283,8 @@ struct Shape {
     repeat_stride: u64,
 }
 
-/// Entries of the direct-mapped caches in front of the site and shape tables.
-const CACHE: usize = 64;
+/// Entries of the direct-mapped caches in front of the site and shape tables (log2).
+const CACHE_BITS: u32 = 10;
 
 /// The kept record: 20 bytes per instruction and 12 per access, call sites and access shapes
 /// stored once each.
@@ -302,11 +302,9 @@ struct Record {
 }
 
 fn cache_slot(words: [u64; 4]) -> usize {
-    let mut h = 0u64;
-    for w in words {
-        h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    (h >> 58) as usize % CACHE
+    let h =
+        words[0] ^ words[1].rotate_left(16) ^ words[2].rotate_left(32) ^ words[3].rotate_left(48);
+    (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize
 }
 
 impl Record {
@@ -324,7 +322,7 @@ impl Record {
             key.3 as u64,
         ]);
         if self.site_cache.is_empty() {
-            self.site_cache = vec![u32::MAX; CACHE];
+            self.site_cache = vec![u32::MAX; 1 << CACHE_BITS];
         }
         let same = |(a, l): &(&'static str, SourceLoc)| {
             std::ptr::eq(*a, api)
@@ -368,7 +366,7 @@ impl Record {
             a.repeat_stride,
         ]);
         if self.shape_cache.is_empty() {
-            self.shape_cache = vec![u32::MAX; CACHE];
+            self.shape_cache = vec![u32::MAX; 1 << CACHE_BITS];
         }
         let cached = self.shape_cache[slot];
         if self.shape_table.get(cached as usize) == Some(&shape) {
