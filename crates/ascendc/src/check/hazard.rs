@@ -589,6 +589,9 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     out
 }
 
+/// Reusable run lists: the query's and a live access's.
+type Scratch = (Vec<(u64, u64)>, Vec<(u64, u64)>);
+
 /// Reports every live access `acc` of `pipe` meets unordered, with the span of shared bytes.
 fn check_access(
     pipe: Pipe,
@@ -596,7 +599,7 @@ fn check_access(
     span: Span,
     vc: &[[u64; PIPES]; PIPES],
     live: &mut LiveSet,
-    scratch: &mut (Vec<(u64, u64)>, Vec<(u64, u64)>),
+    scratch: &mut Scratch,
     mut report: impl FnMut(&Live, u64, u64),
 ) {
     let (end, solid_acc) = (acc.end(), solid(acc));
@@ -772,13 +775,12 @@ mod tests {
     const APIS: [&str; 4] = ["A", "B", "C", "D"];
     const EVENTS: [HardEvent; 3] = [HardEvent::MTE2_V, HardEvent::V_MTE3, HardEvent::MTE3_MTE2];
 
+    /// write, GM (else UB), base, len, blocks, block stride, repeats, repeat stride.
+    type RawAccess = (bool, bool, u64, u32, u32, u64, u32, u64);
+
     #[derive(Debug, Clone)]
     enum Step {
-        Op(
-            usize,
-            usize,
-            Vec<(bool, bool, u64, u32, u32, u64, u32, u64)>,
-        ),
+        Op(usize, usize, Vec<RawAccess>),
         Barrier(usize),
         Set(usize, u32),
         Wait(usize, u32),

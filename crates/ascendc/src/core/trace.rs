@@ -271,6 +271,8 @@ struct Packed {
     pipe: Pipe,
 }
 
+const _: () = assert!(std::mem::size_of::<Packed>() == 20);
+
 /// An access pattern without its base address (interned: a loop repeats a few of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Shape {
@@ -286,6 +288,9 @@ struct Shape {
 /// Entries of the direct-mapped caches in front of the site and shape tables (log2).
 const CACHE_BITS: u32 = 10;
 
+/// A call site by address: API string and file string (pointer, length), line, column.
+type SiteKey = ((usize, usize), (usize, usize), u32, u32);
+
 /// The kept record: 20 bytes per instruction and 12 per access, call sites and access shapes
 /// stored once each.
 #[derive(Debug, Clone, Default)]
@@ -294,7 +299,7 @@ struct Record {
     bases: Vec<u64>,
     shapes: Vec<u32>,
     site_table: Vec<(&'static str, SourceLoc)>,
-    site_index: HashMap<((usize, usize), (usize, usize), u32, u32), u32>,
+    site_index: HashMap<SiteKey, u32>,
     site_cache: Vec<u32>,
     shape_table: Vec<Shape>,
     shape_index: HashMap<Shape, u32>,
@@ -707,5 +712,54 @@ mod tests {
         let acc = [Access::contiguous(false, Space::Gm(1), 0, 32)];
         t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &acc);
         assert_eq!(t.accesses(&t.instructions()[0]), &acc);
+    }
+
+    #[test]
+    fn the_kept_record_is_compact_and_reads_back_exactly() {
+        let mut t = Trace::new(true);
+        let (here, there) = (SourceLoc::caller(), SourceLoc::caller());
+        let ub = Space::Local(Hardware::UB);
+        let mut expected = Vec::new();
+        for k in 0..10_000u64 {
+            let copy = [
+                Access::contiguous(false, Space::Gm(7), k * 512, 512),
+                Access::contiguous(true, ub, (k % 2) * 512, 512),
+            ];
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, here, &copy);
+            let e = InstrKind::SetFlag(HardEvent::MTE2_V, (k % 2) as u32);
+            t.record(Pipe::MTE2, "SetFlag", e, there, &[]);
+            let add = [Access {
+                blocks: 8,
+                block_stride: 32,
+                repeats: 2,
+                repeat_stride: 256,
+                len: 32,
+                ..copy[1]
+            }];
+            t.record_lanes(Pipe::V, "Add", InstrKind::Op, there, &add, 64);
+            expected.push((Pipe::MTE2, "DataCopy", here, 0, copy.to_vec()));
+            expected.push((Pipe::MTE2, "SetFlag", there, 0, Vec::new()));
+            expected.push((Pipe::V, "Add", there, 64, add.to_vec()));
+        }
+        // 20 bytes per instruction and 12 per access, plus a few sites and shapes.
+        let n = t.instructions().len();
+        assert_eq!(n, 30_000);
+        assert!(
+            t.record_bytes() < 20 * n + 12 * 30_000 + 1024,
+            "{}",
+            t.record_bytes()
+        );
+        for (ins, (pipe, api, loc, lanes, acc)) in t.instructions().iter().zip(&expected) {
+            assert_eq!(
+                (ins.pipe, ins.api, ins.location, ins.lanes),
+                (*pipe, *api, *loc, *lanes)
+            );
+            assert_eq!(t.accesses(ins), &acc[..]);
+        }
+        // Recording after a read rebuilds the lists.
+        t.record(Pipe::MTE3, "DataCopy", InstrKind::Barrier, here, &[]);
+        let last = t.instructions().last().copied().unwrap();
+        assert_eq!((last.pipe, last.kind), (Pipe::MTE3, InstrKind::Barrier));
+        assert!(t.accesses(&last).is_empty());
     }
 }
