@@ -387,14 +387,20 @@ impl Launch {
             resident,
             self.schedule,
         ));
-        type Outcome = (usize, BlockReport, Option<SimError>);
+        // The hazard check of a block runs on its thread as soon as the block ends.
+        let check_hazards = this.options.record_trace && self.check_hazards;
+        type Outcome = (usize, BlockReport, Option<SimError>, Vec<Diagnostic>);
         let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::with_capacity(cores.len()));
         // Each thread keeps its outcomes and hands them over once, at its end.
         let one = |i: usize, memory: Option<LocalMemory>, out: &mut Vec<Outcome>| -> LocalMemory {
             sched::install(sched.clone(), i);
             let (b, e, m) = this.run_block(cores[i], i, &kernel, memory);
             sched::uninstall();
-            out.push((i, b, e));
+            let hazards = match check_hazards {
+                true => crate::check::hazards(&b.trace, b.block_idx),
+                false => Vec::new(),
+            };
+            out.push((i, b, e, hazards));
             m
         };
         let hand_over = |out: Vec<Outcome>| {
@@ -440,21 +446,19 @@ impl Launch {
         }
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
         // Indices are unique: an in-place unstable sort gives the launch order.
-        results.sort_unstable_by_key(|(i, _, _)| *i);
+        results.sort_unstable_by_key(|(i, _, _, _)| *i);
         let mut errors = Vec::new();
         let mut blocks = Vec::with_capacity(results.len());
-        for (_, b, e) in results {
+        let mut hazards = Vec::new();
+        for (_, b, e, h) in results {
+            hazards.extend(h);
             errors.extend(e);
             blocks.push(b);
         }
         if this.options.gm_log && self.check_gm_races {
             diagnostics.extend(crate::check::multi_core_gm_overlap(&blocks));
         }
-        if this.options.record_trace && self.check_hazards {
-            for b in &blocks {
-                diagnostics.extend(crate::check::hazards(&b.trace, b.block_idx));
-            }
-        }
+        diagnostics.extend(hazards);
         let mut report = LaunchReport {
             profile: self.profile,
             blocks,

@@ -7,147 +7,359 @@
 //! and a matching `WaitFlag` on the second pipe issued before the second access (queue
 //! operations record exactly these flags). Pairs the compiler's automatic synchronisation
 //! orders (vector after vector, anything with the scalar pipe) are not reported.
+//!
+//! The work is linear in the record: an access is kept only while some pipe that still issues
+//! accesses later is not yet ordered after it, so a synchronised kernel keeps a handful of
+//! accesses alive however long it runs, and a query visits only the live accesses near its bytes.
 
-use super::{overlap_span, runs};
+use super::{overlap_span, runs_into};
 use crate::core::trace::{Access, HardEvent, InstrKind, Pipe, Space, Trace};
 use crate::error::{Category, Diagnostic, Severity, SourceLoc};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::VecDeque;
 
 const PIPES: usize = 8;
 
 /// An access still able to conflict with later ones.
+#[derive(Clone, Copy)]
 struct Live {
+    acc: Access,
     pipe: Pipe,
+    /// The pipe's instruction count when it issued the access.
     seq: u64,
-    write: bool,
-    space: Space,
-    runs: Vec<(u64, u64)>,
-    api: &'static str,
-    location: SourceLoc,
-    /// False once a later access of the same pipe to the same bytes took its place.
+    /// Call site, as an index into the trace's site table.
+    site: u32,
+    /// The buckets it is filed under (`None`: the wide list).
+    span: Span,
+    /// Issue order over all accesses; identifies the occupant of a slot.
+    id: u64,
+    /// False while the slot is free.
     alive: bool,
     /// The last query that visited this access (to visit it once per query).
     seen: u64,
 }
 
-/// An access pattern as a key: pipe, memory, write, base, run length, runs per group, block
-/// stride, groups, repeat stride.
-type Pattern = (Pipe, Space, bool, u64, u32, u32, u64, u32, u64);
+/// Bytes per page: the unit of the order in which a query meets earlier accesses.
+const PAGE: u64 = 4096;
+/// Accesses spanning more pages than this are kept in one list every query visits.
+const MAX_PAGES: u64 = 256;
+/// Bytes per bucket of the address index.
+const BUCKET: u64 = 512;
 
-fn pattern(pipe: Pipe, acc: &Access, write: bool) -> Pattern {
-    (
-        pipe,
-        acc.space,
-        write,
-        acc.base,
-        acc.len,
-        acc.blocks,
-        acc.block_stride,
-        acc.repeats,
-        acc.repeat_stride,
-    )
+/// First and last bucket of an access, `None` when it spans more than [`MAX_PAGES`] pages.
+type Span = Option<(u64, u64)>;
+
+/// The buckets an access touches (see [`Span`]).
+fn buckets(acc: &Access) -> Span {
+    let end = acc.end() - 1;
+    (end / PAGE - acc.base / PAGE < MAX_PAGES).then_some((acc.base / BUCKET, end / BUCKET))
 }
 
-/// Bytes per bucket of the address index.
-const PAGE: u64 = 4096;
-/// Accesses spanning more buckets than this are kept in one list every query visits.
-const MAX_PAGES: u64 = 256;
+/// True when the pattern's runs tile `[base, end)` without gaps or overlaps, in order.
+fn solid(a: &Access) -> bool {
+    let len = a.len as u64;
+    (a.blocks == 1 || a.block_stride == len)
+        && (a.repeats == 1 || a.repeat_stride == len * a.blocks as u64)
+}
 
-/// The live accesses, indexed by the address buckets they touch, so that a query visits only
-/// accesses near its own bytes; and by exact pattern, so that a loop writing the same buffer
-/// again replaces its earlier access (a later access of the same pipe to the same bytes conflicts
-/// with everything the earlier one would, so the earlier one is not needed). This keeps the work
-/// per instruction bounded by the accesses alive around its bytes instead of the whole history.
+/// True when `a` and `b` are the same pattern on the same memory, whether read or write.
+fn same_pattern(a: &Access, b: &Access) -> bool {
+    a.space == b.space
+        && a.base == b.base
+        && a.len == b.len
+        && a.blocks == b.blocks
+        && a.block_stride == b.block_stride
+        && a.repeats == b.repeats
+        && a.repeat_stride == b.repeat_stride
+}
+
+/// Buckets per memory held in a vector (from the first one used; 32 MiB); others go to a map.
+const DENSE: u64 = 1 << 16;
+
+/// The address index: per memory and bucket, the slots of the live accesses touching it, in
+/// issue order. Emptied lists hand their storage back to a pool.
+#[derive(Default)]
+struct Buckets {
+    /// Per memory: the first bucket used and the lists from it on.
+    spaces: Vec<(Space, u64, Vec<Vec<u32>>)>,
+    /// The last GM allocation looked up (an index into `spaces`).
+    last: usize,
+    /// Per on-chip memory (by `Hardware as usize`), its index in `spaces` plus one (0: none).
+    local: [usize; 8],
+    sparse: HashMap<(Space, u64), Vec<u32>>,
+    spare: Vec<Vec<u32>>,
+}
+
+impl Buckets {
+    /// Index of `space` in `spaces`, added with `page` as its first bucket when new.
+    fn space(&mut self, space: Space, page: u64) -> usize {
+        if let Space::Local(h) = space {
+            let k = &mut self.local[h as usize % 8];
+            if *k == 0 {
+                self.spaces.push((space, page, Vec::new()));
+                *k = self.spaces.len();
+            }
+            return *k - 1;
+        }
+        if self.spaces.get(self.last).is_some_and(|e| e.0 == space) {
+            return self.last;
+        }
+        self.last = match self.spaces.iter().position(|e| e.0 == space) {
+            Some(i) => i,
+            None => {
+                self.spaces.push((space, page, Vec::new()));
+                self.spaces.len() - 1
+            }
+        };
+        self.last
+    }
+
+    fn list(&mut self, space: Space, page: u64) -> Option<&Vec<u32>> {
+        let i = self.space(space, page);
+        let (_, origin, dense) = &self.spaces[i];
+        match page.checked_sub(*origin).filter(|&d| d < DENSE) {
+            Some(d) => dense.get(d as usize),
+            None => self.sparse.get(&(space, page)),
+        }
+    }
+
+    fn push(&mut self, space: Space, page: u64, slot: u32) {
+        let i = self.space(space, page);
+        let (_, origin, dense) = &mut self.spaces[i];
+        let spare = &mut self.spare;
+        let list = match page.checked_sub(*origin).filter(|&d| d < DENSE) {
+            Some(d) => {
+                let d = d as usize;
+                if dense.len() <= d {
+                    dense.resize_with(d + 1, Vec::new);
+                }
+                &mut dense[d]
+            }
+            None => self.sparse.entry((space, page)).or_default(),
+        };
+        if list.capacity() == 0 {
+            if let Some(v) = spare.pop() {
+                *list = v;
+            }
+        }
+        list.push(slot);
+    }
+
+    fn remove(&mut self, space: Space, page: u64, slot: u32) {
+        let i = self.space(space, page);
+        let (_, origin, dense_lists) = &mut self.spaces[i];
+        let dense = page.checked_sub(*origin).filter(|&d| d < DENSE);
+        let list = match dense {
+            Some(d) => dense_lists.get_mut(d as usize),
+            None => self.sparse.get_mut(&(space, page)),
+        };
+        let Some(list) = list else {
+            return;
+        };
+        if let Some(k) = list.iter().position(|&j| j == slot) {
+            list.remove(k);
+        }
+        if list.is_empty() {
+            self.spare.push(std::mem::take(list));
+            if dense.is_none() {
+                self.sparse.remove(&(space, page));
+            }
+        }
+    }
+}
+
+/// The live accesses, in slots reused as accesses retire. Indexed by the address buckets they
+/// touch (each bucket's list in issue order), so that a query visits only accesses near its own
+/// bytes; and per pipe in issue order, so that accesses every later pipe is ordered after are
+/// retired from the front. A later access of the same pipe to the same pattern replaces an
+/// earlier one (a read only replaces a read): it conflicts with everything the earlier one would.
 #[derive(Default)]
 struct LiveSet {
-    all: Vec<Live>,
-    pages: HashMap<(Space, u64), Vec<usize>>,
-    wide: Vec<usize>,
-    by_pattern: HashMap<Pattern, usize>,
+    slots: Vec<Live>,
+    free: Vec<u32>,
+    buckets: Buckets,
+    wide: Vec<u32>,
+    /// Per pipe, `(slot, id)` of its accesses in issue order (entries whose slot has since been
+    /// freed or reused are skipped).
+    by_pipe: [VecDeque<(u32, u64)>; PIPES],
+    live: usize,
+    /// Per pipe, the horizon of the last retirement (accesses at or before it are gone).
+    horizon: [u64; PIPES],
+    next_id: u64,
     query: u64,
+    /// Scratch for queries over several buckets: (page, id, slot) of the candidates.
+    order: Vec<(u64, u64, u32)>,
 }
 
 impl LiveSet {
-    fn buckets(acc: &Access) -> Option<std::ops::RangeInclusive<u64>> {
-        let (first, last) = (acc.base / PAGE, (acc.end() - 1) / PAGE);
-        (last - first < MAX_PAGES).then_some(first..=last)
-    }
-
-    /// Calls `f` once for every live access that may share bytes with `acc`.
-    fn near(&mut self, acc: &Access, mut f: impl FnMut(&Live)) {
+    /// Calls `f` once for every live access that may share bytes with `acc`: the wide ones
+    /// first, then by the first page they share with `acc`, then in issue order.
+    fn near(&mut self, acc: &Access, span: Span, mut f: impl FnMut(&Live)) {
         self.query += 1;
         let q = self.query;
-        let mut visit = |i: usize, all: &mut Vec<Live>| {
-            let l = &mut all[i];
-            if l.alive && l.seen != q {
-                l.seen = q;
-                f(l);
-            }
-        };
-        for &i in &self.wide {
-            visit(i, &mut self.all);
+        let LiveSet {
+            slots,
+            buckets: index,
+            wide,
+            order,
+            ..
+        } = self;
+        for &i in wide.iter() {
+            let l = &mut slots[i as usize];
+            l.seen = q;
+            f(l);
         }
-        match Self::buckets(acc) {
-            Some(pages) => {
-                for page in pages {
-                    if let Some(list) = self.pages.get(&(acc.space, page)) {
+        order.clear();
+        match span {
+            // One bucket lies in one page: its list is already in the order.
+            Some((first, last)) if first == last => {
+                if let Some(list) = index.list(acc.space, first) {
+                    for &i in list {
+                        f(&slots[i as usize]);
+                    }
+                }
+                return;
+            }
+            Some((first, last)) => {
+                let page = acc.base / PAGE;
+                for bucket in first..=last {
+                    if let Some(list) = index.list(acc.space, bucket) {
                         for &i in list {
-                            visit(i, &mut self.all);
+                            let l = &mut slots[i as usize];
+                            if l.seen != q {
+                                l.seen = q;
+                                order.push(((l.acc.base / PAGE).max(page), l.id, i));
+                            }
                         }
                     }
                 }
             }
-            None => {
-                for i in 0..self.all.len() {
-                    if self.all[i].space == acc.space {
-                        visit(i, &mut self.all);
+            None => order.extend(
+                slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.alive && l.seen != q && l.acc.space == acc.space)
+                    .map(|(i, l)| (0, l.id, i as u32)),
+            ),
+        }
+        order.sort_unstable();
+        for &(_, _, i) in order.iter() {
+            f(&slots[i as usize]);
+        }
+    }
+
+    fn insert(&mut self, pipe: Pipe, seq: u64, acc: &Access, span: Span, site: u32) {
+        // At most one live access per (pipe, pattern, write): a write replaces both.
+        let mut replaced = [u32::MAX; 2];
+        let slots = &self.slots;
+        let first = match span {
+            Some((first, _)) => self.buckets.list(acc.space, first),
+            None => Some(&self.wide),
+        };
+        if let Some(list) = first {
+            let mut n = 0;
+            for &i in list {
+                let l = &slots[i as usize];
+                if l.pipe == pipe && (acc.write || !l.acc.write) && same_pattern(&l.acc, acc) {
+                    replaced[n] = i;
+                    n += 1;
+                    if n == 2 {
+                        break;
                     }
                 }
             }
         }
-    }
-
-    fn insert(
-        &mut self,
-        pipe: Pipe,
-        seq: u64,
-        acc: &Access,
-        api: &'static str,
-        location: SourceLoc,
-    ) {
-        let superseded: &[bool] = if acc.write { &[false, true] } else { &[false] };
-        for &w in superseded {
-            if let Some(i) = self.by_pattern.remove(&pattern(pipe, acc, w)) {
-                self.all[i].alive = false;
-            }
+        for i in replaced.into_iter().filter(|&i| i != u32::MAX) {
+            self.remove(i);
         }
-        let i = self.all.len();
-        self.all.push(Live {
+        let id = self.next_id;
+        self.next_id += 1;
+        let entry = Live {
+            acc: *acc,
             pipe,
             seq,
-            write: acc.write,
-            space: acc.space,
-            runs: runs(acc),
-            api,
-            location,
+            site,
+            span,
+            id,
             alive: true,
             seen: 0,
-        });
-        self.by_pattern.insert(pattern(pipe, acc, acc.write), i);
-        let all = &self.all;
-        let add = |list: &mut Vec<usize>| {
-            if list.len() >= 32 {
-                list.retain(|&j| all[j].alive);
-            }
-            list.push(i);
         };
-        match Self::buckets(acc) {
-            Some(pages) => {
-                for page in pages {
-                    add(self.pages.entry((acc.space, page)).or_default());
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = entry;
+                i
+            }
+            None => {
+                self.slots.push(entry);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.live += 1;
+        match span {
+            Some((first, last)) => {
+                for bucket in first..=last {
+                    self.buckets.push(acc.space, bucket, i);
                 }
             }
-            None => add(&mut self.wide),
+            None => self.wide.push(i),
+        }
+        let fifo = &mut self.by_pipe[pipe as usize];
+        if fifo.len() > 64 && fifo.len() > 2 * self.live {
+            let slots = &self.slots;
+            fifo.retain(|&(s, id)| slots[s as usize].alive && slots[s as usize].id == id);
+        }
+        fifo.push_back((i, id));
+    }
+
+    /// Drops a live access from the index and frees its slot.
+    fn remove(&mut self, i: u32) {
+        let l = &self.slots[i as usize];
+        let space = l.acc.space;
+        match l.span {
+            Some((first, last)) => {
+                for bucket in first..=last {
+                    self.buckets.remove(space, bucket, i);
+                }
+            }
+            None => {
+                if let Some(k) = self.wide.iter().position(|&j| j == i) {
+                    self.wide.remove(k);
+                }
+            }
+        }
+        self.slots[i as usize].alive = false;
+        self.free.push(i);
+        self.live -= 1;
+    }
+
+    /// Retires the accesses every watcher of their pipe is ordered after: those of pipe `p`
+    /// issued at or before `min(vc[q][p])` over its watchers `q` (all of them when it has none).
+    /// Only pipes watched by a clock row in the mask `changed` are looked at (all of them when
+    /// `changed` is [`ALL_ROWS`]).
+    fn retire(&mut self, vc: &[[u64; PIPES]; PIPES], watchers: &[u8; PIPES], changed: u8) {
+        for p in 0..PIPES {
+            if self.by_pipe[p].is_empty() || (changed != ALL_ROWS && watchers[p] & changed == 0) {
+                continue;
+            }
+            let h = (0..PIPES)
+                .filter(|&q| watchers[p] & 1 << q != 0)
+                .map(|q| vc[q][p])
+                .min()
+                .unwrap_or(u64::MAX);
+            if h == self.horizon[p] {
+                continue;
+            }
+            self.horizon[p] = h;
+            while let Some(&(i, id)) = self.by_pipe[p].front() {
+                let l = &self.slots[i as usize];
+                if l.alive && l.id == id {
+                    if l.seq > h {
+                        break;
+                    }
+                    self.remove(i);
+                }
+                self.by_pipe[p].pop_front();
+            }
         }
     }
 }
@@ -155,6 +367,71 @@ impl LiveSet {
 /// True when the compiler's automatic synchronisation orders the pair (`sync-and-launch.md` §4.2).
 fn auto_synced(a: Pipe, b: Pipe) -> bool {
     a == Pipe::S || b == Pipe::S || (a == Pipe::V && b == Pipe::V)
+}
+
+/// Every clock row (and the watchers) changed.
+const ALL_ROWS: u8 = u8::MAX;
+
+/// Per pipe, the pipes (a bit mask) still to issue an access and not automatically ordered
+/// with it: an access of the pipe can meet only these unordered.
+fn watchers(pending: &[bool; PIPES]) -> [u8; PIPES] {
+    let mut w = [0u8; PIPES];
+    for (p, mask) in w.iter_mut().enumerate() {
+        for (q, &pending) in pending.iter().enumerate() {
+            if pending && !auto_synced(Pipe::ALL_PIPES[p], Pipe::ALL_PIPES[q]) {
+                *mask |= 1 << q;
+            }
+        }
+    }
+    w
+}
+
+/// Set flags: their setter's clock snapshot, by event and id (small ids in an array).
+struct Flags {
+    small: Vec<Option<[u64; PIPES]>>,
+    other: HashMap<(HardEvent, u32), [u64; PIPES]>,
+}
+
+/// Flag ids below this live in the array.
+const SMALL_IDS: usize = 16;
+
+impl Flags {
+    fn new() -> Flags {
+        Flags {
+            small: vec![None; HardEvent::COUNT * SMALL_IDS],
+            other: HashMap::default(),
+        }
+    }
+
+    fn slot(e: HardEvent, id: u32) -> Option<usize> {
+        ((id as usize) < SMALL_IDS).then(|| e as usize * SMALL_IDS + id as usize)
+    }
+
+    /// Sets the flag to the setter's clock `row` with its own entry `p` at `count`; true when
+    /// it was already set.
+    fn set(&mut self, e: HardEvent, id: u32, row: &[u64; PIPES], p: usize, count: u64) -> bool {
+        let (was, snap) = match Self::slot(e, id) {
+            Some(k) => {
+                let f = &mut self.small[k];
+                let was = f.is_some();
+                (was, f.insert(*row))
+            }
+            None => {
+                let was = self.other.contains_key(&(e, id));
+                (was, self.other.entry((e, id)).insert_entry(*row).into_mut())
+            }
+        };
+        *snap = *row;
+        snap[p] = count;
+        was
+    }
+
+    fn take(&mut self, e: HardEvent, id: u32) -> Option<[u64; PIPES]> {
+        match Self::slot(e, id) {
+            Some(k) => self.small[k].take(),
+            None => self.other.remove(&(e, id)),
+        }
+    }
 }
 
 fn space_name(s: Space) -> String {
@@ -169,12 +446,37 @@ fn event_name(first: Pipe, second: Pipe) -> String {
     format!("{}_{}", short(first), short(second))
 }
 
+fn nonempty(acc: &Access) -> bool {
+    acc.len > 0 && acc.blocks > 0 && acc.repeats > 0
+}
+
 /// Reports the hazards of one core's record as warnings tagged with `block`.
 pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
+    // The last instruction at which each pipe checks an access: after it, the pipe can no
+    // longer meet an earlier access. Found from the end; the scan stops once every pipe with
+    // instructions has been seen.
+    let mut last = [usize::MAX; PIPES];
+    let mut unseen = trace.counts().iter().filter(|&&n| n > 0).count();
+    for (i, ins) in trace.instrs().enumerate().rev() {
+        if unseen == 0 {
+            break;
+        }
+        let p = ins.pipe() as usize;
+        if last[p] == usize::MAX
+            && matches!(ins.kind(), InstrKind::Op)
+            && ins.accesses().any(|a| nonempty(&a))
+        {
+            last[p] = i;
+            unseen -= 1;
+        }
+    }
+    let mut pending = last.map(|l| l != usize::MAX);
+    let mut watch = watchers(&pending);
     let mut count = [0u64; PIPES];
     let mut vc = [[0u64; PIPES]; PIPES];
-    let mut flags: HashMap<(HardEvent, u32), [u64; PIPES]> = HashMap::default();
+    let mut flags = Flags::new();
     let mut live = LiveSet::default();
+    let mut scratch = (Vec::new(), Vec::new());
     let mut out = Vec::new();
     let mut reported = HashSet::default();
     let warn = |api: &'static str, loc: SourceLoc, message: String| Diagnostic {
@@ -185,103 +487,464 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
         location: Some(loc),
         block: Some(block),
     };
-    for ins in trace.instructions() {
-        let p = ins.pipe as usize;
-        match ins.kind {
-            InstrKind::Barrier if ins.pipe == Pipe::ALL => {
+    let mut accesses = Vec::new();
+    for (i, ins) in trace.instrs().enumerate() {
+        let (pipe, kind) = (ins.pipe(), ins.kind());
+        let p = pipe as usize;
+        // Clock rows this instruction changed.
+        let mut changed = 0u8;
+        match kind {
+            InstrKind::Barrier if pipe == Pipe::ALL => {
                 for row in vc.iter_mut() {
                     *row = count;
                 }
+                changed = ALL_ROWS;
             }
-            InstrKind::Barrier => vc[p][p] = count[p],
+            InstrKind::Barrier => {
+                vc[p][p] = count[p];
+                changed = 1 << p;
+            }
             InstrKind::SetFlag(e, id) => {
-                let mut snap = vc[p];
-                snap[p] = count[p];
-                if flags.insert((e, id), snap).is_some() {
+                if flags.set(e, id, &vc[p], p, count[p]) {
+                    let (api, location) = trace.site(ins.site());
                     out.push(warn(
-                        ins.api,
-                        ins.location,
+                        api,
+                        location,
                         format!("SetFlag<{e:?}>({id}) while the flag is already set (a second set is lost on hardware)"),
                     ));
                 }
             }
-            InstrKind::WaitFlag(e, id) => match flags.remove(&(e, id)) {
+            InstrKind::WaitFlag(e, id) => match flags.take(e, id) {
                 Some(snap) => {
                     for q in 0..PIPES {
                         vc[p][q] = vc[p][q].max(snap[q]);
                     }
+                    changed = 1 << p;
                 }
-                None => out.push(warn(
-                    ins.api,
-                    ins.location,
+                None => out.push({
+                    let (api, location) = trace.site(ins.site());
+                    warn(
+                    api,
+                    location,
                     format!("WaitFlag<{e:?}>({id}) without a preceding SetFlag: the pipe would wait forever on hardware"),
-                )),
+                )}),
             },
             InstrKind::Op => {
                 count[p] += 1;
-                for acc in trace.accesses(ins) {
-                    check_access(ins.pipe, acc, &vc, &mut live, |l, lo, hi| {
-                        let kind = match (l.write, acc.write) {
+                let (api, location) = trace.site(ins.site());
+                accesses.clear();
+                for a in ins.accesses() {
+                    if nonempty(&a) {
+                        accesses.push((a, buckets(&a)));
+                    }
+                }
+                for (acc, span) in &accesses {
+                    check_access(pipe, acc, *span, &vc, &mut live, &mut scratch, |l, lo, hi| {
+                        let kind = match (l.acc.write, acc.write) {
                             (true, true) => "WAW",
                             (true, false) => "RAW",
                             _ => "WAR",
                         };
-                        if !reported.insert((l.location, ins.location, kind)) {
+                        let (l_api, l_location) = trace.site(l.site);
+                        if !reported.insert((l_location, location, kind)) {
                             return;
                         }
-                        let fix = if l.pipe == ins.pipe {
-                            format!("PipeBarrier<{}>", ins.pipe.c_name())
+                        let fix = if l.pipe == pipe {
+                            format!("PipeBarrier<{}>", pipe.c_name())
                         } else {
-                            format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, ins.pipe))
+                            format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, pipe))
                         };
                         out.push(warn(
-                            ins.api,
-                            ins.location,
+                            api,
+                            location,
                             format!(
                                 "{kind} hazard on {} bytes {lo}..{hi}: {} ({}) at {} and {} ({}) are not ordered; missing {fix}",
                                 space_name(acc.space),
-                                l.api,
+                                l_api,
                                 l.pipe.c_name(),
-                                l.location,
-                                ins.api,
-                                ins.pipe.c_name(),
+                                l_location,
+                                api,
+                                pipe.c_name(),
                             ),
                         ));
                     });
                 }
-                for acc in trace.accesses(ins) {
-                    if acc.len > 0 && acc.blocks > 0 && acc.repeats > 0 {
-                        live.insert(ins.pipe, count[p], acc, ins.api, ins.location);
+                if last[p] == i {
+                    pending[p] = false;
+                    watch = watchers(&pending);
+                    changed = ALL_ROWS;
+                }
+                // An access no later pipe can meet unordered is not kept at all.
+                if watch[p] != 0 {
+                    for (acc, span) in &accesses {
+                        live.insert(pipe, count[p], acc, *span, ins.site());
                     }
                 }
             }
+        }
+        if changed != 0 && live.live > 0 {
+            live.retire(&vc, &watch, changed);
         }
     }
     out
 }
 
+/// Reusable run lists: the query's and a live access's.
+type Scratch = (Vec<(u64, u64)>, Vec<(u64, u64)>);
+
+/// Reports every live access `acc` of `pipe` meets unordered, with the span of shared bytes.
 fn check_access(
     pipe: Pipe,
     acc: &Access,
+    span: Span,
     vc: &[[u64; PIPES]; PIPES],
     live: &mut LiveSet,
+    scratch: &mut Scratch,
     mut report: impl FnMut(&Live, u64, u64),
 ) {
-    if acc.len == 0 || acc.blocks == 0 || acc.repeats == 0 {
-        return;
-    }
-    let mut mine: Option<Vec<(u64, u64)>> = None;
-    live.near(acc, |l| {
-        if l.space != acc.space
-            || !(l.write || acc.write)
+    let (end, solid_acc) = (acc.end(), solid(acc));
+    // The access's own runs, filled on first need.
+    let mut mine = false;
+    live.near(acc, span, |l| {
+        if l.acc.space != acc.space
+            || !(l.acc.write || acc.write)
             || auto_synced(l.pipe, pipe)
             || vc[pipe as usize][l.pipe as usize] >= l.seq
         {
             return;
         }
-        let m = mine.get_or_insert_with(|| runs(acc));
-        if let Some((lo, hi)) = overlap_span(&l.runs, m) {
+        let (lb, le) = (l.acc.base, l.acc.end());
+        // Every run lies inside `[base, end)`.
+        if le <= acc.base || end <= lb {
+            return;
+        }
+        let span = if solid_acc && solid(&l.acc) {
+            Some((lb.max(acc.base), le.min(end)))
+        } else {
+            if !mine {
+                runs_into(acc, &mut scratch.0);
+                mine = true;
+            }
+            runs_into(&l.acc, &mut scratch.1);
+            overlap_span(&scratch.1, &scratch.0)
+        };
+        if let Some((lo, hi)) = span {
             report(l, lo, hi);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Hardware;
+    use proptest::prelude::*;
+
+    /// The checker written out directly: every access against every earlier one still standing
+    /// (not replaced by a later access of its pipe to the same pattern), visited in the order of
+    /// the address index (wide accesses first, then by the first bucket shared with the query,
+    /// then in issue order), reporting the first pair per (earlier site, later site, kind).
+    fn reference(trace: &Trace) -> Vec<String> {
+        struct Past {
+            acc: Access,
+            pipe: Pipe,
+            seq: u64,
+            api: &'static str,
+            location: SourceLoc,
+            standing: bool,
+        }
+        let mut count = [0u64; PIPES];
+        let mut vc = [[0u64; PIPES]; PIPES];
+        let mut flags: std::collections::HashMap<(HardEvent, u32), [u64; PIPES]> =
+            Default::default();
+        let mut past: Vec<Past> = Vec::new();
+        let mut out = Vec::new();
+        let mut reported = std::collections::HashSet::new();
+        for ins in trace.instructions() {
+            let p = ins.pipe as usize;
+            match ins.kind {
+                InstrKind::Barrier if ins.pipe == Pipe::ALL => vc = [count; PIPES],
+                InstrKind::Barrier => vc[p][p] = count[p],
+                InstrKind::SetFlag(e, id) => {
+                    let mut snap = vc[p];
+                    snap[p] = count[p];
+                    if flags.insert((e, id), snap).is_some() {
+                        out.push(format!("double set {e:?} {id}"));
+                    }
+                }
+                InstrKind::WaitFlag(e, id) => match flags.remove(&(e, id)) {
+                    Some(snap) => {
+                        for q in 0..PIPES {
+                            vc[p][q] = vc[p][q].max(snap[q]);
+                        }
+                    }
+                    None => out.push(format!("wait without set {e:?} {id}")),
+                },
+                InstrKind::Op => {
+                    count[p] += 1;
+                    for acc in trace.accesses(ins).iter().filter(|a| nonempty(a)) {
+                        let key = |l: &Past| match (wide(&l.acc), wide(acc)) {
+                            (true, _) => (0, 0),
+                            (false, false) => (1, (l.acc.base / PAGE).max(acc.base / PAGE)),
+                            (false, true) => (1, 0),
+                        };
+                        let mut order: Vec<usize> = (0..past.len()).collect();
+                        order.sort_by_key(|&k| key(&past[k]));
+                        for k in order {
+                            let l = &past[k];
+                            if !l.standing
+                                || l.acc.space != acc.space
+                                || !(l.acc.write || acc.write)
+                                || auto_synced(l.pipe, ins.pipe)
+                                || vc[p][l.pipe as usize] >= l.seq
+                            {
+                                continue;
+                            }
+                            let Some((lo, hi)) =
+                                overlap_span(&super::super::runs(&l.acc), &super::super::runs(acc))
+                            else {
+                                continue;
+                            };
+                            let kind = match (l.acc.write, acc.write) {
+                                (true, true) => "WAW",
+                                (true, false) => "RAW",
+                                _ => "WAR",
+                            };
+                            if reported.insert((l.location, ins.location, kind)) {
+                                out.push(format!(
+                                    "{kind} {:?} {lo}..{hi} {} {} {}",
+                                    acc.space, l.api, l.pipe, ins.api
+                                ));
+                            }
+                        }
+                    }
+                    for acc in trace.accesses(ins).iter().filter(|a| nonempty(a)) {
+                        for l in past.iter_mut() {
+                            if l.pipe == ins.pipe
+                                && (acc.write || !l.acc.write)
+                                && same_pattern(&l.acc, acc)
+                            {
+                                l.standing = false;
+                            }
+                        }
+                        past.push(Past {
+                            acc: *acc,
+                            pipe: ins.pipe,
+                            seq: count[p],
+                            api: ins.api,
+                            location: ins.location,
+                            standing: true,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// True when the access spans too many pages to index.
+    fn wide(acc: &Access) -> bool {
+        (acc.end() - 1) / PAGE - acc.base / PAGE >= MAX_PAGES
+    }
+
+    /// The checker's diagnostics in the reference's terms.
+    fn summary(d: &Diagnostic) -> String {
+        let m = &d.message;
+        if let Some(rest) = m.strip_prefix("SetFlag<") {
+            let (e, id) = rest.split_once(">(").unwrap();
+            return format!("double set {e} {}", id.split(')').next().unwrap());
+        }
+        if let Some(rest) = m.strip_prefix("WaitFlag<") {
+            let (e, id) = rest.split_once(">(").unwrap();
+            return format!("wait without set {e} {}", id.split(')').next().unwrap());
+        }
+        // "KIND hazard on SPACE bytes LO..HI: API (PIPE) at LOC and API (PIPE) ..."
+        let kind = &m[..3];
+        let bytes = m.split(" bytes ").nth(1).unwrap();
+        let (range, rest) = bytes.split_once(": ").unwrap();
+        let first_api = rest.split(" (").next().unwrap();
+        let first_pipe = rest.split(" (").nth(1).unwrap().split(')').next().unwrap();
+        let space = if m.contains("GM allocation #1 ") {
+            format!("{:?}", Space::Gm(1))
+        } else {
+            format!("{:?}", Space::Local(Hardware::UB))
+        };
+        format!("{kind} {space} {range} {first_api} {first_pipe} {}", d.api)
+    }
+
+    const APIS: [&str; 4] = ["A", "B", "C", "D"];
+    const EVENTS: [HardEvent; 3] = [HardEvent::MTE2_V, HardEvent::V_MTE3, HardEvent::MTE3_MTE2];
+
+    /// write, GM (else UB), base, len, blocks, block stride, repeats, repeat stride.
+    type RawAccess = (bool, bool, u64, u32, u32, u64, u32, u64);
+
+    #[derive(Debug, Clone)]
+    enum Step {
+        Op(usize, usize, Vec<RawAccess>),
+        Barrier(usize),
+        Set(usize, u32),
+        Wait(usize, u32),
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        let access = (
+            any::<bool>(),
+            any::<bool>(),
+            prop_oneof![0u64..1024, 0u64..(3 << 20)],
+            prop_oneof![Just(0u32), 1u32..64, 1u32..8192],
+            0u32..4,
+            prop_oneof![Just(32u64), 0u64..256, 0u64..(1 << 20)],
+            0u32..4,
+            prop_oneof![Just(256u64), 0u64..2048, 0u64..(1 << 21)],
+        );
+        prop_oneof![
+            6 => (0usize..8, 0usize..4, prop::collection::vec(access, 0..3))
+                .prop_map(|(p, a, acc)| Step::Op(p, a, acc)),
+            1 => (0usize..8).prop_map(Step::Barrier),
+            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Set(e, id)),
+            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Wait(e, id)),
+        ]
+    }
+
+    fn build(steps: &[Step]) -> Trace {
+        let mut t = Trace::new(true);
+        let loc = |k: usize| SourceLoc {
+            file: "k.rs",
+            line: k as u32 + 1,
+            column: 1,
+        };
+        for s in steps {
+            match s {
+                Step::Op(p, a, accs) => {
+                    let accs: Vec<Access> = accs
+                        .iter()
+                        .map(|&(write, gm, base, len, blocks, bs, repeats, rs)| Access {
+                            write,
+                            space: if gm {
+                                Space::Gm(1)
+                            } else {
+                                Space::Local(Hardware::UB)
+                            },
+                            base,
+                            len,
+                            blocks,
+                            block_stride: bs,
+                            repeats,
+                            repeat_stride: rs,
+                        })
+                        .collect();
+                    t.record(Pipe::ALL_PIPES[*p], APIS[*a], InstrKind::Op, loc(*a), &accs);
+                }
+                Step::Barrier(p) => {
+                    t.record(Pipe::ALL_PIPES[*p], "B", InstrKind::Barrier, loc(9), &[])
+                }
+                Step::Set(e, id) => {
+                    let (set, _) = EVENTS[*e].pipes();
+                    t.record(set, "S", InstrKind::SetFlag(EVENTS[*e], *id), loc(10), &[])
+                }
+                Step::Wait(e, id) => {
+                    let (_, wait) = EVENTS[*e].pipes();
+                    t.record(
+                        wait,
+                        "W",
+                        InstrKind::WaitFlag(EVENTS[*e], *id),
+                        loc(11),
+                        &[],
+                    )
+                }
+            }
+        }
+        t
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn matches_the_quadratic_reference(steps in prop::collection::vec(step(), 0..60)) {
+            let t = build(&steps);
+            let got: Vec<String> = hazards(&t, 0).iter().map(summary).collect();
+            prop_assert_eq!(got, reference(&t));
+        }
+
+        #[test]
+        fn solid_overlap_matches_the_run_lists(
+            a in (0u64..4096, 1u32..64, 1u32..4, 1u32..4),
+            b in (0u64..4096, 1u32..64, 1u32..4, 1u32..4),
+        ) {
+            let pat = |(base, len, blocks, repeats): (u64, u32, u32, u32)| Access {
+                write: true,
+                space: Space::Local(Hardware::UB),
+                base,
+                len,
+                blocks,
+                block_stride: len as u64,
+                repeats,
+                repeat_stride: len as u64 * blocks as u64,
+            };
+            let (a, b) = (pat(a), pat(b));
+            prop_assert!(solid(&a) && solid(&b));
+            let direct = (a.base.max(b.base) < a.end().min(b.end()))
+                .then(|| (a.base.max(b.base), a.end().min(b.end())));
+            prop_assert_eq!(direct, overlap_span(&super::super::runs(&a), &super::super::runs(&b)));
+        }
+    }
+
+    #[test]
+    fn synchronised_accesses_retire() {
+        // MTE2 writes, V reads after a flag, repeatedly: the live set stays small.
+        let mut t = Trace::new(true);
+        let loc = SourceLoc {
+            file: "k.rs",
+            line: 1,
+            column: 1,
+        };
+        let ub = Space::Local(Hardware::UB);
+        for k in 0..1000u64 {
+            let w = [Access::contiguous(true, ub, k * 512, 512)];
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &w);
+            let e = InstrKind::SetFlag(HardEvent::MTE2_V, 0);
+            t.record(Pipe::MTE2, "SetFlag", e, loc, &[]);
+            let e = InstrKind::WaitFlag(HardEvent::MTE2_V, 0);
+            t.record(Pipe::V, "WaitFlag", e, loc, &[]);
+            let r = [Access::contiguous(false, ub, k * 512, 512)];
+            t.record(Pipe::V, "Adds", InstrKind::Op, loc, &r);
+            let e = InstrKind::SetFlag(HardEvent::V_MTE2, 0);
+            t.record(Pipe::V, "SetFlag", e, loc, &[]);
+            let e = InstrKind::WaitFlag(HardEvent::V_MTE2, 0);
+            t.record(Pipe::MTE2, "WaitFlag", e, loc, &[]);
+        }
+        assert!(hazards(&t, 0).is_empty());
+        // Without the flags back to MTE2 every V read stays live for a later MTE2 write.
+        let mut set = LiveSet::default();
+        let acc = Access::contiguous(true, ub, 0, 512);
+        set.insert(Pipe::MTE2, 1, &acc, buckets(&acc), 0);
+        set.insert(Pipe::MTE2, 2, &acc, buckets(&acc), 0);
+        assert_eq!(
+            set.live, 1,
+            "a repeated pattern replaces the earlier access"
+        );
+        let mut vc = [[0; PIPES]; PIPES];
+        let watch = watchers(&[true; PIPES]);
+        set.retire(&vc, &watch, ALL_ROWS);
+        assert_eq!(set.live, 1, "no pipe is ordered after the write yet");
+        for q in [
+            Pipe::V,
+            Pipe::M,
+            Pipe::MTE1,
+            Pipe::MTE2,
+            Pipe::MTE3,
+            Pipe::FIX,
+            Pipe::ALL,
+        ] {
+            vc[q as usize][Pipe::MTE2 as usize] = 2;
+        }
+        set.retire(&vc, &watch, ALL_ROWS);
+        assert_eq!(set.live, 0);
+        assert!(set
+            .buckets
+            .spaces
+            .iter()
+            .all(|s| s.2.iter().all(Vec::is_empty)));
+        assert!(set.buckets.sparse.is_empty());
+    }
 }

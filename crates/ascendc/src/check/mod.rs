@@ -10,7 +10,15 @@ use crate::core::trace::Access;
 
 /// The byte runs `[start, end)` of an access pattern, sorted by start.
 pub(crate) fn runs(acc: &Access) -> Vec<(u64, u64)> {
-    let mut out = Vec::with_capacity((acc.blocks as usize) * (acc.repeats as usize));
+    let mut out = Vec::new();
+    runs_into(acc, &mut out);
+    out
+}
+
+/// [`runs`] into `out` (cleared first), reusing its storage.
+pub(crate) fn runs_into(acc: &Access, out: &mut Vec<(u64, u64)>) {
+    out.clear();
+    out.reserve((acc.blocks as usize) * (acc.repeats as usize));
     for r in 0..acc.repeats as u64 {
         for k in 0..acc.blocks as u64 {
             let start = acc.base + r * acc.repeat_stride + k * acc.block_stride;
@@ -18,7 +26,6 @@ pub(crate) fn runs(acc: &Access) -> Vec<(u64, u64)> {
         }
     }
     out.sort_unstable();
-    out
 }
 
 /// The span (first shared byte, last shared byte + 1) of what two sorted run lists share, if

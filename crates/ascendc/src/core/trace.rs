@@ -3,7 +3,9 @@
 
 use crate::error::SourceLoc;
 use crate::position::Hardware;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The execution pipes of an AI core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -258,12 +260,206 @@ pub struct GmTouch {
     epoch: u32,
 }
 
+/// One kept instruction (20 bytes): its call site and the first of its accesses as indices
+/// into the trace's tables.
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    kind: InstrKind,
+    site: u32,
+    first: u32,
+    lanes: u16,
+    pipe: Pipe,
+}
+
+const _: () = assert!(std::mem::size_of::<Packed>() == 20);
+
+/// An access pattern without its base address (interned: a loop repeats a few of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Shape {
+    write: bool,
+    space: Space,
+    len: u32,
+    blocks: u32,
+    block_stride: u64,
+    repeats: u32,
+    repeat_stride: u64,
+}
+
+/// Entries of the direct-mapped caches in front of the site and shape tables (log2).
+const CACHE_BITS: u32 = 10;
+
+/// A call site by address: API string and file string (pointer, length), line, column.
+type SiteKey = ((usize, usize), (usize, usize), u32, u32);
+
+/// The kept record: 20 bytes per instruction and 12 per access, call sites and access shapes
+/// stored once each.
+#[derive(Debug, Clone, Default)]
+struct Record {
+    instrs: Vec<Packed>,
+    bases: Vec<u64>,
+    shapes: Vec<u32>,
+    site_table: Vec<(&'static str, SourceLoc)>,
+    site_index: HashMap<SiteKey, u32>,
+    site_cache: Vec<u32>,
+    shape_table: Vec<Shape>,
+    shape_index: HashMap<Shape, u32>,
+    shape_cache: Vec<u32>,
+}
+
+fn cache_slot(words: [u64; 4]) -> usize {
+    let h =
+        words[0] ^ words[1].rotate_left(16) ^ words[2].rotate_left(32) ^ words[3].rotate_left(48);
+    (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize
+}
+
+impl Record {
+    fn site(&mut self, api: &'static str, location: SourceLoc) -> u32 {
+        let key = (
+            (api.as_ptr() as usize, api.len()),
+            (location.file.as_ptr() as usize, location.file.len()),
+            location.line,
+            location.column,
+        );
+        let slot = cache_slot([
+            key.0 .0 as u64 ^ (key.0 .1 as u64) << 48,
+            key.1 .0 as u64 ^ (key.1 .1 as u64) << 48,
+            key.2 as u64,
+            key.3 as u64,
+        ]);
+        if self.site_cache.is_empty() {
+            self.site_cache = vec![u32::MAX; 1 << CACHE_BITS];
+        }
+        let same = |(a, l): &(&'static str, SourceLoc)| {
+            std::ptr::eq(*a, api)
+                && std::ptr::eq(l.file, location.file)
+                && l.line == location.line
+                && l.column == location.column
+        };
+        let cached = self.site_cache[slot];
+        if let Some(e) = self.site_table.get(cached as usize) {
+            if same(e) {
+                return cached;
+            }
+        }
+        let table = &mut self.site_table;
+        let i = *self.site_index.entry(key).or_insert_with(|| {
+            table.push((api, location));
+            (table.len() - 1) as u32
+        });
+        self.site_cache[slot] = i;
+        i
+    }
+
+    fn shape(&mut self, a: &Access) -> u32 {
+        let shape = Shape {
+            write: a.write,
+            space: a.space,
+            len: a.len,
+            blocks: a.blocks,
+            block_stride: a.block_stride,
+            repeats: a.repeats,
+            repeat_stride: a.repeat_stride,
+        };
+        let space = match a.space {
+            Space::Gm(id) => id,
+            Space::Local(h) => h as u64 | 1 << 63,
+        };
+        let slot = cache_slot([
+            space ^ (a.write as u64) << 62,
+            a.len as u64 | (a.blocks as u64) << 32,
+            a.block_stride ^ (a.repeats as u64) << 40,
+            a.repeat_stride,
+        ]);
+        if self.shape_cache.is_empty() {
+            self.shape_cache = vec![u32::MAX; 1 << CACHE_BITS];
+        }
+        let cached = self.shape_cache[slot];
+        if self.shape_table.get(cached as usize) == Some(&shape) {
+            return cached;
+        }
+        let table = &mut self.shape_table;
+        let i = *self.shape_index.entry(shape).or_insert_with(|| {
+            table.push(shape);
+            (table.len() - 1) as u32
+        });
+        self.shape_cache[slot] = i;
+        i
+    }
+
+    fn access(&self, k: usize) -> Access {
+        let s = self.shape_table[self.shapes[k] as usize];
+        Access {
+            write: s.write,
+            space: s.space,
+            base: self.bases[k],
+            len: s.len,
+            blocks: s.blocks,
+            block_stride: s.block_stride,
+            repeats: s.repeats,
+            repeat_stride: s.repeat_stride,
+        }
+    }
+
+    /// The index range of instruction `i`'s accesses.
+    fn range(&self, i: usize) -> std::ops::Range<usize> {
+        let end = self
+            .instrs
+            .get(i + 1)
+            .map_or(self.bases.len(), |n| n.first as usize);
+        self.instrs[i].first as usize..end
+    }
+
+    fn instr(&self, i: usize) -> Instr {
+        let p = self.instrs[i];
+        let (api, location) = self.site_table[p.site as usize];
+        let r = self.range(i);
+        Instr {
+            pipe: p.pipe,
+            api,
+            kind: p.kind,
+            location,
+            lanes: p.lanes,
+            accesses: (r.start as u32, r.end as u32),
+        }
+    }
+}
+
+/// One kept instruction as the checks read it, without building an [`Instr`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InstrRef<'a> {
+    record: &'a Record,
+    index: usize,
+}
+
+impl InstrRef<'_> {
+    /// Pipe it runs on.
+    pub(crate) fn pipe(&self) -> Pipe {
+        self.record.instrs[self.index].pipe
+    }
+
+    /// Kind.
+    pub(crate) fn kind(&self) -> InstrKind {
+        self.record.instrs[self.index].kind
+    }
+
+    /// Index of its call site in the trace's site table ([`Trace::site`]).
+    pub(crate) fn site(&self) -> u32 {
+        self.record.instrs[self.index].site
+    }
+
+    /// Its accesses.
+    pub(crate) fn accesses(&self) -> impl ExactSizeIterator<Item = Access> + '_ {
+        self.record.range(self.index).map(|k| self.record.access(k))
+    }
+}
+
 /// The per-core instruction record.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
     enabled: bool,
-    instrs: Vec<Instr>,
-    accesses: Vec<Access>,
+    record: Record,
+    /// The record as [`Instr`]s and [`Access`]es, built on first request.
+    expanded: OnceLock<(Vec<Instr>, Vec<Access>)>,
     counts: [u64; 8],
     seq: u32,
     gm_log: bool,
@@ -416,15 +612,23 @@ impl Trace {
         accesses: &[Access],
         lanes: u16,
     ) {
-        let start = self.accesses.len() as u32;
-        self.accesses.extend_from_slice(accesses);
-        self.instrs.push(Instr {
-            pipe,
-            api,
+        if self.expanded.get().is_some() {
+            self.expanded = OnceLock::new();
+        }
+        let r = &mut self.record;
+        let site = r.site(api, location);
+        let first = r.bases.len() as u32;
+        for a in accesses {
+            let shape = r.shape(a);
+            r.shapes.push(shape);
+            r.bases.push(a.base);
+        }
+        r.instrs.push(Packed {
             kind,
-            location,
+            site,
+            first,
             lanes,
-            accesses: (start, self.accesses.len() as u32),
+            pipe,
         });
     }
 
@@ -446,14 +650,49 @@ impl Trace {
         self.counts
     }
 
-    /// The recorded instructions (empty when recording was off).
+    /// The recorded instructions (empty when recording was off). The record is kept compact;
+    /// the first call builds this list (and the accesses) from it.
     pub fn instructions(&self) -> &[Instr] {
-        &self.instrs
+        &self.expanded().0
     }
 
     /// The memory accesses of one recorded instruction.
     pub fn accesses(&self, instr: &Instr) -> &[Access] {
-        &self.accesses[instr.accesses.0 as usize..instr.accesses.1 as usize]
+        &self.expanded().1[instr.accesses.0 as usize..instr.accesses.1 as usize]
+    }
+
+    fn expanded(&self) -> &(Vec<Instr>, Vec<Access>) {
+        self.expanded.get_or_init(|| {
+            let r = &self.record;
+            (
+                (0..r.instrs.len()).map(|i| r.instr(i)).collect(),
+                (0..r.bases.len()).map(|k| r.access(k)).collect(),
+            )
+        })
+    }
+
+    /// The recorded instructions in order, read from the compact record.
+    pub(crate) fn instrs(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = InstrRef<'_>> + ExactSizeIterator + '_ {
+        (0..self.record.instrs.len()).map(|index| InstrRef {
+            record: &self.record,
+            index,
+        })
+    }
+
+    /// API and source line of a call site of [`InstrRef::site`].
+    pub(crate) fn site(&self, site: u32) -> (&'static str, SourceLoc) {
+        self.record.site_table[site as usize]
+    }
+
+    /// Bytes the kept record holds (instructions, accesses and their tables).
+    pub fn record_bytes(&self) -> usize {
+        let r = &self.record;
+        r.instrs.len() * std::mem::size_of::<Packed>()
+            + r.bases.len() * (8 + 4)
+            + r.site_table.len() * std::mem::size_of::<(&str, SourceLoc)>()
+            + r.shape_table.len() * std::mem::size_of::<Shape>()
     }
 }
 
@@ -488,5 +727,54 @@ mod tests {
         let acc = [Access::contiguous(false, Space::Gm(1), 0, 32)];
         t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &acc);
         assert_eq!(t.accesses(&t.instructions()[0]), &acc);
+    }
+
+    #[test]
+    fn the_kept_record_is_compact_and_reads_back_exactly() {
+        let mut t = Trace::new(true);
+        let (here, there) = (SourceLoc::caller(), SourceLoc::caller());
+        let ub = Space::Local(Hardware::UB);
+        let mut expected = Vec::new();
+        for k in 0..10_000u64 {
+            let copy = [
+                Access::contiguous(false, Space::Gm(7), k * 512, 512),
+                Access::contiguous(true, ub, (k % 2) * 512, 512),
+            ];
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, here, &copy);
+            let e = InstrKind::SetFlag(HardEvent::MTE2_V, (k % 2) as u32);
+            t.record(Pipe::MTE2, "SetFlag", e, there, &[]);
+            let add = [Access {
+                blocks: 8,
+                block_stride: 32,
+                repeats: 2,
+                repeat_stride: 256,
+                len: 32,
+                ..copy[1]
+            }];
+            t.record_lanes(Pipe::V, "Add", InstrKind::Op, there, &add, 64);
+            expected.push((Pipe::MTE2, "DataCopy", here, 0, copy.to_vec()));
+            expected.push((Pipe::MTE2, "SetFlag", there, 0, Vec::new()));
+            expected.push((Pipe::V, "Add", there, 64, add.to_vec()));
+        }
+        // 20 bytes per instruction and 12 per access, plus a few sites and shapes.
+        let n = t.instructions().len();
+        assert_eq!(n, 30_000);
+        assert!(
+            t.record_bytes() < 20 * n + 12 * 30_000 + 1024,
+            "{}",
+            t.record_bytes()
+        );
+        for (ins, (pipe, api, loc, lanes, acc)) in t.instructions().iter().zip(&expected) {
+            assert_eq!(
+                (ins.pipe, ins.api, ins.location, ins.lanes),
+                (*pipe, *api, *loc, *lanes)
+            );
+            assert_eq!(t.accesses(ins), &acc[..]);
+        }
+        // Recording after a read rebuilds the lists.
+        t.record(Pipe::MTE3, "DataCopy", InstrKind::Barrier, here, &[]);
+        let last = t.instructions().last().copied().unwrap();
+        assert_eq!((last.pipe, last.kind), (Pipe::MTE3, InstrKind::Barrier));
+        assert!(t.accesses(&last).is_empty());
     }
 }
