@@ -130,7 +130,7 @@ int32_t ascendc_pipe_init_tbuf(void* pipe, void* buf, uint32_t len, AscLoc loc);
 int32_t ascendc_pipe_event(void* pipe, uint8_t op, uint8_t event, uint32_t* id, AscLoc loc);
 void* ascendc_que_new(uint8_t src, uint8_t dst, uint8_t depth);
 void ascendc_que_free(void* que);
-int32_t ascendc_que_op(void* que, uint8_t op, uint8_t elem, AscLocal* tensor, AscLoc loc);
+int32_t ascendc_que_op(void* que, uint8_t op, uint8_t elem, const AscLocal* in, AscLocal* out, AscLoc loc);
 uint32_t ascendc_que_query(const void* que, uint8_t what);
 void* ascendc_tbuf_new(uint8_t pos);
 void* ascendc_pool_new(uint8_t pos, uint32_t bufIDSize);

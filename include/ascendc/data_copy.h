@@ -111,25 +111,22 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
               const DataCopyParams& repeatParams, detail::Loc loc = detail::Loc()) {
     detail::RawCopyParams p;
-    detail::RawGlobal g = srcGlobal.Raw();
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::GM_TO_LOCAL, &dstLocal.Raw(), nullptr,
-                                    nullptr, &g, detail::CopyParams(repeatParams, p), 0, loc));
+                                    nullptr, &srcGlobal.Raw(), detail::CopyParams(repeatParams, p), 0, loc));
 }
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
               const uint32_t calCount, detail::Loc loc = detail::Loc()) {
-    detail::RawGlobal g = srcGlobal.Raw();
     detail::Check(ascendc_data_copy(detail::dtype<T>, detail::GM_TO_LOCAL, &dstLocal.Raw(), nullptr,
-                                    nullptr, &g, nullptr, calCount, loc));
+                                    nullptr, &srcGlobal.Raw(), nullptr, calCount, loc));
 }
 
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
               const DataCopyParams& repeatParams, detail::Loc loc = detail::Loc()) {
     detail::RawCopyParams p;
-    detail::RawGlobal g = dstGlobal.Raw();
-    detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &g,
+    detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &dstGlobal.Raw(),
                                     &srcLocal.Raw(), nullptr, detail::CopyParams(repeatParams, p), 0,
                                     loc));
 }
@@ -137,8 +134,7 @@ void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
               const uint32_t calCount, detail::Loc loc = detail::Loc()) {
-    detail::RawGlobal g = dstGlobal.Raw();
-    detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &g,
+    detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &dstGlobal.Raw(),
                                     &srcLocal.Raw(), nullptr, nullptr, calCount, loc));
 }
 
@@ -163,9 +159,8 @@ void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, 
               const DataCopyEnhancedParams& enhancedParams, detail::Loc loc = detail::Loc()) {
     detail::RawCopyParams p;
     detail::RawEnhanced e = detail::Enhanced(enhancedParams);
-    detail::RawGlobal g = srcGlobal.Raw();
     detail::Check(ascendc_data_copy_enhanced(detail::dtype<T>, detail::dtype<T>, detail::GM_TO_LOCAL, &dstLocal.Raw(),
-                                             nullptr, nullptr, &g, detail::CopyParams(intriParams, p), &e, loc));
+                                             nullptr, nullptr, &srcGlobal.Raw(), detail::CopyParams(intriParams, p), &e, loc));
 }
 
 template <typename T>
@@ -173,8 +168,7 @@ void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal, 
               const DataCopyEnhancedParams& enhancedParams, detail::Loc loc = detail::Loc()) {
     detail::RawCopyParams p;
     detail::RawEnhanced e = detail::Enhanced(enhancedParams);
-    detail::RawGlobal g = dstGlobal.Raw();
-    detail::Check(ascendc_data_copy_enhanced(detail::dtype<T>, detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &g,
+    detail::Check(ascendc_data_copy_enhanced(detail::dtype<T>, detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &dstGlobal.Raw(),
                                              &srcLocal.Raw(), nullptr, detail::CopyParams(intriParams, p), &e, loc));
 }
 
@@ -195,8 +189,7 @@ void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, 
     const Nd2NzParams& p = intriParams;
     uint16_t v[8] = {p.ndNum,      p.nValue,        p.dValue,       p.srcNdMatrixStride,
                      p.srcDValue,  p.dstNzC0Stride, p.dstNzNStride, p.dstNzMatrixStride};
-    detail::RawGlobal g = srcGlobal.Raw();
-    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 0, detail::GM_TO_LOCAL, &dstLocal.Raw(), &g, v, nullptr,
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 0, detail::GM_TO_LOCAL, &dstLocal.Raw(), &srcGlobal.Raw(), v, nullptr,
                                        nullptr, 0, loc));
 }
 
@@ -206,24 +199,21 @@ void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal, 
     const Nz2NdParamsFull& p = intriParams;
     uint16_t v[8] = {p.ndNum,      p.nValue,     p.dValue,           p.srcNdMatrixStride,
                      p.srcNStride, p.dstDStride, p.dstNdMatrixStride, 0};
-    detail::RawGlobal g = dstGlobal.Raw();
-    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 1, detail::LOCAL_TO_GM, &srcLocal.Raw(), &g, v, nullptr,
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 1, detail::LOCAL_TO_GM, &srcLocal.Raw(), &dstGlobal.Raw(), v, nullptr,
                                        nullptr, 0, loc));
 }
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, detail::Loc loc = detail::Loc()) {
-    detail::RawGlobal g = srcGlobal.Raw();
-    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 2, detail::GM_TO_LOCAL, &dstLocal.Raw(), &g, nullptr,
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 2, detail::GM_TO_LOCAL, &dstLocal.Raw(), &srcGlobal.Raw(), nullptr,
                                        dstSliceInfo, srcSliceInfo, dimValue, loc));
 }
 
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, detail::Loc loc = detail::Loc()) {
-    detail::RawGlobal g = dstGlobal.Raw();
-    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 2, detail::LOCAL_TO_GM, &srcLocal.Raw(), &g, nullptr,
+    detail::Check(ascendc_data_copy_ex(detail::dtype<T>, 2, detail::LOCAL_TO_GM, &srcLocal.Raw(), &dstGlobal.Raw(), nullptr,
                                        dstSliceInfo, srcSliceInfo, dimValue, loc));
 }
 

@@ -122,23 +122,23 @@ public:
     GlobalTensor() = default;
 
     void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
-        ptr_ = buffer;
-        size_ = bufferSize;
+        raw_.ptr = buffer;
+        raw_.size = bufferSize;
     }
     void SetGlobalBuffer(__gm__ T* buffer) { SetGlobalBuffer(buffer, 0); }
 
     // The view `offset` elements further; the size is unchanged, as on the device.
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor g = *this;
-        g.ptr_ = ptr_ + offset;
+        g.raw_.ptr = GetPhyAddr() + offset;
         return g;
     }
 
     void SetShapeInfo(const ShapeInfo& shapeInfo) {
-        shape_ = shapeInfo;
-        hasShape_ = 1;
+        raw_.shape = shapeInfo;
+        raw_.hasShape = 1;
     }
-    ShapeInfo GetShapeInfo() const { return shape_; }
+    ShapeInfo GetShapeInfo() const { return raw_.shape; }
 
     // Element `offset`, readable and assignable (GetValue / SetValue).
     detail::ElementRef<GlobalTensor, T, uint64_t> operator()(uint64_t offset, detail::Loc loc = detail::Loc()) const {
@@ -153,37 +153,26 @@ public:
     }
     CacheMode GetL2CacheHint() const { return cacheMode_; }
 
-    __gm__ T* GetPhyAddr() const { return ptr_; }
-    __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
-    uint64_t GetSize() const { return size_; }
+    __gm__ T* GetPhyAddr() const { return static_cast<T*>(const_cast<void*>(raw_.ptr)); }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return GetPhyAddr() + offset; }
+    uint64_t GetSize() const { return raw_.size; }
 
     T GetValue(uint64_t index, detail::Loc loc = detail::Loc()) const {
         T v;
-        detail::RawGlobal g = Raw();
-        detail::Check(ascendc_global_value(detail::dtype<T>, &g, index, 0, &v, loc));
+        detail::Check(ascendc_global_value(detail::dtype<T>, &raw_, index, 0, &v, loc));
         return v;
     }
 
     void SetValue(uint64_t index, const T& value, detail::Loc loc = detail::Loc()) const {
         T v = value;
-        detail::RawGlobal g = Raw();
-        detail::Check(ascendc_global_value(detail::dtype<T>, &g, index, 1, &v, loc));
+        detail::Check(ascendc_global_value(detail::dtype<T>, &raw_, index, 1, &v, loc));
     }
 
-    detail::RawGlobal Raw() const {
-        detail::RawGlobal g;
-        g.ptr = ptr_;
-        g.size = size_;
-        g.hasShape = hasShape_;
-        g.shape = shape_;
-        return g;
-    }
+    // The plain-data handle the simulator works with (held as is: calls pass its address).
+    const detail::RawGlobal& Raw() const { return raw_; }
 
 private:
-    __gm__ T* ptr_ = nullptr;
-    uint64_t size_ = 0;
-    uint8_t hasShape_ = 0;
-    ShapeInfo shape_;
+    detail::RawGlobal raw_;
     CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
 };
 

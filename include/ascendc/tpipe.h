@@ -14,37 +14,34 @@ public:
     QueueBase& operator=(const QueueBase&) = delete;
     ~QueueBase() { ascendc_que_free(handle_); }
 
+    // The operations take the tensor by address (EnQue, FreeTensor) or fill one in place
+    // (AllocTensor, DeQue).
     template <typename T>
     LocalTensor<T> AllocTensor(Loc loc = Loc()) {
         RawLocal raw;
-        Check(ascendc_que_op(handle_, 0, dtype<T>, &raw, loc));
+        Check(ascendc_que_op(handle_, 0, dtype<T>, nullptr, &raw, loc));
         return LocalTensor<T>::FromRaw(raw);
     }
 
     template <typename T>
     bool EnQue(const LocalTensor<T>& tensor, Loc loc = Loc()) {
-        RawLocal raw = tensor.Raw();
-        Check(ascendc_que_op(handle_, 1, dtype<T>, &raw, loc));
+        Check(ascendc_que_op(handle_, 1, dtype<T>, &tensor.Raw(), nullptr, loc));
         return true;
     }
 
     template <typename T>
     LocalTensor<T> DeQue(Loc loc = Loc()) {
         RawLocal raw;
-        Check(ascendc_que_op(handle_, 2, dtype<T>, &raw, loc));
+        Check(ascendc_que_op(handle_, 2, dtype<T>, nullptr, &raw, loc));
         return LocalTensor<T>::FromRaw(raw);
     }
 
     template <typename T>
     void FreeTensor(const LocalTensor<T>& tensor, Loc loc = Loc()) {
-        RawLocal raw = tensor.Raw();
-        Check(ascendc_que_op(handle_, 3, dtype<T>, &raw, loc));
+        Check(ascendc_que_op(handle_, 3, dtype<T>, &tensor.Raw(), nullptr, loc));
     }
 
-    void FreeAllEvent(Loc loc = Loc()) {
-        RawLocal raw;
-        Check(ascendc_que_op(handle_, 4, dtype<uint8_t>, &raw, loc));
-    }
+    void FreeAllEvent(Loc loc = Loc()) { Check(ascendc_que_op(handle_, 4, dtype<uint8_t>, nullptr, nullptr, loc)); }
 
     bool VacantInQue() const { return ascendc_que_query(handle_, 0) != 0; }
     bool HasTensorInQue() const { return ascendc_que_query(handle_, 1) != 0; }

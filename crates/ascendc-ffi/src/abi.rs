@@ -1,10 +1,12 @@
 //! The plain-data types that cross the C ABI, and the call wrapper that gives every call its C++
 //! source location and turns errors into status codes.
 
+use ascendc::api::foreign::LocalSizes;
 use ascendc::error::{Category, SimError, SourceLoc};
 use ascendc::position::{Hardware, TPosition};
 use ascendc::{DType, DataFormat, LocalTensor, ShapeInfo};
 use rustc_hash::FxHashMap;
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
@@ -25,48 +27,58 @@ pub struct AscLoc {
 
 static FILES: Mutex<Option<HashMap<Vec<u8>, &'static str>>> = Mutex::new(None);
 
+/// The name a null file pointer stands for.
+const UNKNOWN_FILE: &str = "<unknown>";
+
 thread_local! {
     /// File names this thread has seen, by the address of the C++ string literal: a call site's
     /// `__FILE__` is one literal of the program (kernels are linked in, never unloaded), so the
     /// address identifies the name without reading it. The last one is kept apart, as
-    /// consecutive calls mostly come from one file.
+    /// consecutive calls mostly come from one file: finding it is one thread-local load.
     static SEEN: RefCell<FxHashMap<usize, &'static str>> = RefCell::new(FxHashMap::default());
-    static LAST_FILE: Cell<(usize, &'static str)> = const { Cell::new((0, "")) };
+    static LAST_FILE: Cell<(usize, &'static str)> = const { Cell::new((0, UNKNOWN_FILE)) };
 }
 
 impl AscLoc {
     /// The location as the simulator records it. File names are interned once per name (and
     /// looked up once per thread and literal).
+    #[inline(always)]
     pub fn source(self) -> SourceLoc {
-        let key = self.file as usize;
-        let file = LAST_FILE.with(|last| {
-            let (k, f) = last.get();
-            if k == key && key != 0 {
-                return f;
-            }
-            let f = SEEN.with(|seen| {
-                if let Some(f) = seen.borrow().get(&key) {
-                    return *f;
-                }
-                let f = intern(self.file);
-                seen.borrow_mut().insert(key, f);
-                f
-            });
-            last.set((key, f));
-            f
-        });
+        let (key, last) = LAST_FILE.with(Cell::get);
+        let file = if key == self.file as usize {
+            last
+        } else {
+            self.file_name()
+        };
         SourceLoc {
             file,
             line: self.line,
             column: self.column,
         }
     }
+
+    /// The interned name of this location's file, remembered as this thread's last one.
+    #[cold]
+    #[inline(never)]
+    fn file_name(self) -> &'static str {
+        let key = self.file as usize;
+        let f = SEEN.with(|seen| {
+            if let Some(f) = seen.borrow().get(&key) {
+                return *f;
+            }
+            let f = intern(self.file);
+            seen.borrow_mut().insert(key, f);
+            f
+        });
+        LAST_FILE.with(|last| last.set((key, f)));
+        f
+    }
 }
 
 /// The interned copy of a C file name (`<unknown>` for null).
 fn intern(file: *const c_char) -> &'static str {
     let name = if file.is_null() {
-        b"<unknown>".to_vec()
+        UNKNOWN_FILE.as_bytes().to_vec()
     } else {
         // SAFETY: the C++ side passes a NUL-terminated string literal.
         unsafe { CStr::from_ptr(file) }.to_bytes().to_vec()
@@ -97,19 +109,22 @@ pub struct AscShape {
 impl AscShape {
     /// The simulator's ShapeInfo; more than 8 dimensions is an error.
     pub fn info(&self) -> Result<ShapeInfo, SimError> {
-        let dims = |n: u8, v: &[u32; 8]| -> Vec<u32> {
-            (0..n as usize)
-                .map(|i| v.get(i).copied().unwrap_or(0))
-                .collect()
-        };
         let format = if self.data_format == 1 {
             DataFormat::NZ
         } else {
             DataFormat::ND
         };
+        let (n, m) = (self.shape_dim as usize, self.original_shape_dim as usize);
+        if n <= 8 && m <= 8 {
+            return ShapeInfo::with_original(&self.shape[..n], &self.original_shape[..m], format);
+        }
+        // More than 8 dimensions: the dimension count (padded with zeros) is what gets reported.
+        let dims = |n: usize, v: &[u32; 8]| -> Vec<u32> {
+            (0..n).map(|i| v.get(i).copied().unwrap_or(0)).collect()
+        };
         ShapeInfo::with_original(
-            &dims(self.shape_dim, &self.shape),
-            &dims(self.original_shape_dim, &self.original_shape),
+            &dims(n, &self.shape),
+            &dims(m, &self.original_shape),
             format,
         )
     }
@@ -188,7 +203,29 @@ const POSITIONS: [TPosition; 16] = {
     ]
 };
 
+// The C++ index of a position is its discriminant.
+const _: () = {
+    let mut i = 0;
+    while i < POSITIONS.len() {
+        assert!(POSITIONS[i] as usize == i);
+        i += 1;
+    }
+};
+
+/// The buffers in C++ `Hardware` numbering: GM, then the on-chip buffers.
+const BUFFERS: [Hardware; 1 + Hardware::LOCAL.len()] = {
+    let mut b = [Hardware::GM; 1 + Hardware::LOCAL.len()];
+    let mut i = 0;
+    while i < Hardware::LOCAL.len() {
+        b[i + 1] = Hardware::LOCAL[i];
+        assert!(Hardware::LOCAL[i] as usize == i + 1);
+        i += 1;
+    }
+    b
+};
+
 /// The position with C++ index `i` (`TPosition` numbering).
+#[inline]
 pub fn position(i: u8) -> Result<TPosition, SimError> {
     POSITIONS
         .get(i as usize)
@@ -197,6 +234,7 @@ pub fn position(i: u8) -> Result<TPosition, SimError> {
 }
 
 /// The element type with C++ index `i` ([`DType`] order).
+#[inline]
 pub fn dtype(i: u8) -> Result<DType, SimError> {
     DType::ALL
         .get(i as usize)
@@ -205,13 +243,16 @@ pub fn dtype(i: u8) -> Result<DType, SimError> {
 }
 
 /// The buffer with C++ index `i` (`Hardware` numbering).
+#[inline]
 pub fn hardware(i: u8) -> Result<Hardware, SimError> {
-    std::iter::once(Hardware::GM)
-        .chain(Hardware::LOCAL)
-        .nth(i as usize)
+    BUFFERS
+        .get(i as usize)
+        .copied()
         .ok_or_else(|| invalid("buffer", i))
 }
 
+#[cold]
+#[inline(never)]
 fn invalid(what: &str, i: u8) -> SimError {
     SimError::new(
         Category::Range,
@@ -220,39 +261,97 @@ fn invalid(what: &str, i: u8) -> SimError {
     )
 }
 
-impl AscLocal {
-    /// The tensor as the simulator's handle.
-    pub fn tensor<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
-        let owner =
-            (self.owner_queue != 0).then_some((self.owner_queue, self.owner_buf, self.owner_gen));
-        let mut t = LocalTensor::from_parts(
-            position(self.pos)?,
-            hardware(self.hw)?,
-            self.addr,
-            self.len,
-            owner,
-        )?;
-        if self.has_shape != 0 {
-            t.set_shape_info(self.shape.info()?);
+thread_local! {
+    /// The on-chip buffer sizes of the core this thread's block runs on, read when the block
+    /// starts ([`block_scope`]): handles coming back from C++ are bounds-checked against them
+    /// without entering the core.
+    static SIZES: Cell<Option<LocalSizes>> = const { Cell::new(None) };
+}
+
+/// Runs `f`, one block of a C++ kernel on the running core, with that core's buffer sizes kept
+/// for [`AscLocal::tensor`].
+pub fn block_scope<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<LocalSizes>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SIZES.with(|s| s.set(self.0));
         }
+    }
+    let _restore = Restore(SIZES.with(|s| s.replace(LocalSizes::current())));
+    f()
+}
+
+impl AscLocal {
+    /// The tensor as the simulator's handle: bounds-checked against the running core's buffer
+    /// sizes, with its ShapeInfo when it has one.
+    #[inline]
+    pub fn tensor<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
+        let mut t = LocalTensor::default();
+        self.load(&mut t)?;
         Ok(t)
     }
 
+    /// Makes `t` the simulator's handle of this tensor, as [`AscLocal::tensor`] gives it. Built
+    /// in place: a handle without a ShapeInfo inside its buffer (the common case) is checked
+    /// against this block's cached buffer sizes, without entering the core or moving tensors.
+    #[inline(always)]
+    pub fn load<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {
+        if self.has_shape == 0 {
+            if let (Some(&pos), Some(&hw), Some(sizes)) = (
+                POSITIONS.get(self.pos as usize),
+                BUFFERS.get(self.hw as usize),
+                SIZES.with(Cell::get),
+            ) {
+                if t.assign_parts_within(&sizes, pos, hw, self.addr, self.len, self.owner()) {
+                    return Ok(());
+                }
+            }
+        }
+        self.load_checked(t)
+    }
+
+    /// [`AscLocal::load`] the long way: checked on the running core (which reports a handle
+    /// outside its buffer, or one made outside a kernel), with the ShapeInfo.
+    #[inline(never)]
+    fn load_checked<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {
+        let (pos, hw) = (position(self.pos)?, hardware(self.hw)?);
+        let sizes = SIZES.with(Cell::get);
+        let within = sizes
+            .is_some_and(|s| t.assign_parts_within(&s, pos, hw, self.addr, self.len, self.owner()));
+        if !within {
+            *t = LocalTensor::from_parts(pos, hw, self.addr, self.len, self.owner())?;
+        }
+        if self.has_shape != 0 {
+            t.set_shape_info(self.shape.info()?);
+        }
+        Ok(())
+    }
+
+    /// The owning queue, buffer and allocation, if the tensor is a queue buffer.
+    #[inline(always)]
+    fn owner(&self) -> Option<(u32, u16, u32)> {
+        (self.owner_queue != 0).then_some((self.owner_queue, self.owner_buf, self.owner_gen))
+    }
+
     /// The plain-data form of a simulator handle.
+    #[inline(always)]
     pub fn of<T: ascendc::Element>(t: &LocalTensor<T>) -> AscLocal {
         let (pos, hw, addr, len, owner) = t.to_parts();
         let (owner_queue, owner_buf, owner_gen) = owner.unwrap_or((0, 0, 0));
-        let shape = t.get_shape_info();
+        let (has_shape, shape) = match t.get_shape_info() {
+            Some(s) => (1, AscShape::of(&s)),
+            None => (0, AscShape::default()),
+        };
         AscLocal {
             addr,
             len,
             owner_queue,
             owner_gen,
             owner_buf,
-            pos: POSITIONS.iter().position(|p| *p == pos).unwrap_or(0) as u8,
+            pos: pos as u8,
             hw: hw as u8,
-            has_shape: shape.is_some() as u8,
-            shape: shape.as_ref().map(AscShape::of).unwrap_or_default(),
+            has_shape,
+            shape,
         }
     }
 }
@@ -263,29 +362,43 @@ thread_local! {
 
 /// Runs one API call for the C++ side: `f` sees `loc` as its source location; an error (or a
 /// panic) is kept as this thread's last error and becomes status 1.
+#[inline(always)]
 pub fn call(loc: AscLoc, f: impl FnOnce() -> Result<(), SimError>) -> i32 {
     let loc = loc.source();
-    // A panic must not unwind into C++: it becomes the call's error.
-    let outcome = catch_unwind(AssertUnwindSafe(|| loc.scope(f))).unwrap_or_else(|panic| {
-        let msg = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        Err(SimError::new(
-            Category::Launch,
-            "C ABI",
-            format!("internal error in the simulator: {msg}"),
-        ))
-    });
-    match outcome {
-        Ok(()) => 0,
-        Err(mut e) => {
-            e.location.get_or_insert(loc);
-            LAST.with(|l| *l.borrow_mut() = Some(e));
-            1
-        }
-    }
+    // A panic must not unwind into C++: it becomes the call's error. Only the status leaves the
+    // scope, so that the error (kept by `failed`) is not moved on the common path.
+    catch_unwind(AssertUnwindSafe(|| {
+        loc.scope(|| match f() {
+            Ok(()) => 0,
+            Err(e) => failed(e, loc),
+        })
+    }))
+    .unwrap_or_else(|panic| failed(panic_error(panic), loc))
+}
+
+/// Keeps `e` (located at `loc` unless it has a location) as this thread's last error; status 1.
+#[cold]
+#[inline(never)]
+fn failed(mut e: SimError, loc: SourceLoc) -> i32 {
+    e.location.get_or_insert(loc);
+    LAST.with(|l| *l.borrow_mut() = Some(e));
+    1
+}
+
+/// The error a panic inside a call becomes.
+#[cold]
+#[inline(never)]
+fn panic_error(panic: Box<dyn Any + Send>) -> SimError {
+    let msg = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    SimError::new(
+        Category::Launch,
+        "C ABI",
+        format!("internal error in the simulator: {msg}"),
+    )
 }
 
 /// Takes this thread's last error.
@@ -358,5 +471,134 @@ pub extern "C" fn ascendc_print_last_error() {
     match take_last_error() {
         Some(e) => eprintln!("error: {e}"),
         None => eprintln!("error: an Ascend C API call failed"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ascendc::chip::ChipProfile;
+    use ascendc::Launch;
+
+    fn at(file: &'static CStr, line: u32) -> AscLoc {
+        AscLoc {
+            file: file.as_ptr(),
+            line,
+            column: 0,
+        }
+    }
+
+    #[test]
+    fn call_sites_name_their_file() {
+        let (a, b) = (at(c"a.cpp", 3), at(c"dir/b.cpp", 9));
+        for _ in 0..2 {
+            assert_eq!(a.source().to_string(), "a.cpp:3");
+            assert_eq!(b.source().to_string(), "dir/b.cpp:9");
+        }
+        let none = AscLoc {
+            file: std::ptr::null(),
+            line: 4,
+            column: 2,
+        };
+        assert_eq!(none.source().to_string(), "<unknown>:4:2");
+    }
+
+    #[test]
+    fn errors_and_panics_become_status_1_with_the_call_site() {
+        assert_eq!(call(at(c"k.cpp", 1), || Ok(())), 0);
+        let fail = || Err(SimError::new(Category::Size, "Add", "too long"));
+        assert_eq!(call(at(c"k.cpp", 12), fail), 1);
+        let e = take_last_error().unwrap();
+        assert_eq!((e.api, e.message.as_str()), ("Add", "too long"));
+        assert_eq!(e.location.unwrap().to_string(), "k.cpp:12");
+        assert_eq!(call(at(c"k.cpp", 13), || panic!("boom")), 1);
+        let e = take_last_error().unwrap();
+        assert_eq!(e.message, "internal error in the simulator: boom");
+        assert_eq!(e.location.unwrap().to_string(), "k.cpp:13");
+        assert!(take_last_error().is_none());
+    }
+
+    /// A 64-byte VECIN tensor at `addr` in UB, owned by buffer 1 of queue 3.
+    fn vecin(addr: u32) -> AscLocal {
+        AscLocal {
+            addr,
+            len: 64,
+            owner_queue: 3,
+            owner_gen: 7,
+            owner_buf: 1,
+            pos: TPosition::VECIN as u8,
+            hw: Hardware::UB as u8,
+            ..AscLocal::default()
+        }
+    }
+
+    #[test]
+    fn handles_are_checked_inside_the_block_with_and_without_cached_sizes() {
+        let e = vecin(0).tensor::<f32>().unwrap_err();
+        assert_eq!(
+            e.message,
+            "a local tensor exists only inside a running kernel"
+        );
+        let ub = ChipProfile::default_profile().buffer_size[0];
+        let e = Launch::new(1)
+            .run(|| {
+                let check = || -> Result<(), SimError> {
+                    let t = vecin(ub - 64).tensor::<f32>()?;
+                    let parts = (TPosition::VECIN, Hardware::UB, ub - 64, 64, Some((3, 1, 7)));
+                    assert_eq!(t.to_parts(), parts);
+                    assert_eq!(AscLocal::of(&t).tensor::<f32>()?.to_parts(), parts);
+                    let mut shaped = vecin(0);
+                    let info = ShapeInfo::new(&[4, 4], DataFormat::ND)?;
+                    shaped.has_shape = 1;
+                    shaped.shape = AscShape::of(&info);
+                    let t = shaped.tensor::<f32>()?;
+                    assert_eq!(t.get_shape_info(), Some(info));
+                    assert_eq!(AscLocal::of(&t).shape.shape[..2], [4, 4]);
+                    let e = AscLocal {
+                        pos: 16,
+                        ..vecin(0)
+                    }
+                    .tensor::<f32>()
+                    .unwrap_err();
+                    assert_eq!(e.message, "invalid TPosition index 16 from the C++ side");
+                    let e = AscLocal { hw: 8, ..vecin(0) }.tensor::<f32>().unwrap_err();
+                    assert_eq!(e.message, "invalid buffer index 8 from the C++ side");
+                    Ok(())
+                };
+                check()?;
+                block_scope(check)?;
+                // Past the end of UB, with the sizes cached: reported by the core.
+                block_scope(|| vecin(ub - 32).tensor::<f32>().map(|_| ()))
+            })
+            .unwrap_err();
+        assert_eq!(e.errors.len(), 1, "{e}");
+        assert_eq!(
+            e.errors[0].message,
+            format!(
+                "tensor of 64 bytes at byte {} does not lie inside the {ub}-byte UB",
+                ub - 32
+            )
+        );
+    }
+
+    #[test]
+    fn shapes_of_more_than_8_dimensions_are_rejected() {
+        let shape = AscShape {
+            shape_dim: 9,
+            ..AscShape::default()
+        };
+        let e = shape.info().unwrap_err();
+        assert!(e.message.contains("shapeDim"), "{e}");
+        let shape = AscShape {
+            shape_dim: 2,
+            original_shape_dim: 3,
+            data_format: 1,
+            shape: [2, 3, 0, 0, 0, 0, 0, 0],
+            original_shape: [1, 2, 3, 0, 0, 0, 0, 0],
+        };
+        let info = shape.info().unwrap();
+        assert_eq!((info.shape_dim, info.original_shape_dim), (2, 3));
+        assert_eq!(info.data_format, DataFormat::NZ);
+        assert_eq!(info.original_shape[..3], [1, 2, 3]);
     }
 }

@@ -1,12 +1,12 @@
 //! `DataCopy`: level 0, level 2, ND→NZ, NZ→ND, slices and the enhanced form.
 
 use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
-use crate::gm::global;
+use crate::gm::{global, load_global};
 use crate::with_dtype;
 use ascendc::error::{Category, SimError};
 use ascendc::{
     data_copy, f16, BlockMode, DType, DataCopyEnhancedParams, DataCopyParams, DeqScale,
-    Nd2NzParams, Nz2NdParamsFull, PadMode, SliceInfo,
+    GlobalTensor, LocalTensor, Nd2NzParams, Nz2NdParamsFull, PadMode, SliceInfo,
 };
 
 /// `DataCopyParams` as C++ lays it out.
@@ -47,16 +47,38 @@ pub unsafe extern "C" fn ascendc_data_copy(
     count: u32,
     loc: AscLoc,
 ) -> i32 {
+    const API: &str = "DataCopy";
     call(loc, || {
         with_dtype!(dtype(elem)?, T => {
             let params = params.as_ref().map(|p| DataCopyParams::from(*p));
-            match (dir, params) {
-                (0, Some(p)) => data_copy(&(*dst_l).tensor::<T>()?, &global::<T>("DataCopy", &*src_g)?, p),
-                (0, None) => data_copy(&(*dst_l).tensor::<T>()?, &global::<T>("DataCopy", &*src_g)?, count),
-                (1, Some(p)) => data_copy(&global::<T>("DataCopy", &*dst_g)?, &(*src_l).tensor::<T>()?, p),
-                (1, None) => data_copy(&global::<T>("DataCopy", &*dst_g)?, &(*src_l).tensor::<T>()?, count),
-                (_, Some(p)) => data_copy(&(*dst_l).tensor::<T>()?, &(*src_l).tensor::<T>()?, p),
-                (_, None) => data_copy(&(*dst_l).tensor::<T>()?, &(*src_l).tensor::<T>()?, count),
+            // The handles are built in place, in argument order.
+            let (mut l, mut g) = (LocalTensor::<T>::default(), GlobalTensor::<T>::new());
+            match dir {
+                0 => {
+                    (*dst_l).load(&mut l)?;
+                    load_global(&mut g, API, &*src_g)?;
+                    match params {
+                        Some(p) => data_copy(&l, &g, p),
+                        None => data_copy(&l, &g, count),
+                    }
+                }
+                1 => {
+                    load_global(&mut g, API, &*dst_g)?;
+                    (*src_l).load(&mut l)?;
+                    match params {
+                        Some(p) => data_copy(&g, &l, p),
+                        None => data_copy(&g, &l, count),
+                    }
+                }
+                _ => {
+                    let mut src = LocalTensor::<T>::default();
+                    (*dst_l).load(&mut l)?;
+                    (*src_l).load(&mut src)?;
+                    match params {
+                        Some(p) => data_copy(&l, &src, p),
+                        None => data_copy(&l, &src, count),
+                    }
+                }
             }
         })
     })

@@ -34,32 +34,43 @@ fn allocs_changed() {
 }
 
 /// The GM address of host pointer `p`: inside a live allocation or one past its end.
+#[inline]
 pub fn lookup(api: &'static str, p: *const u8) -> Result<GmAddr, SimError> {
     let a = p as usize;
     let version = ALLOCS_VERSION.load(Ordering::Acquire);
     let hit = RECENT.with(|r| {
-        let mut r = r.borrow_mut();
+        let r = r.borrow();
         if r.0 != version {
-            *r = (version, Vec::new());
+            return None;
         }
         r.1.iter()
             .find(|(start, len, _)| a >= *start && a - start <= *len)
             .map(|(start, _, base)| base.add_bytes(a - start))
     });
-    if let Some(addr) = hit {
-        return Ok(addr);
+    match hit {
+        Some(addr) => Ok(addr),
+        None => lookup_live(api, p, version),
     }
+}
+
+/// [`lookup`] in the table of live allocations; the allocation found joins the thread's recent
+/// ones (which are dropped first when `version` is newer than theirs).
+#[cold]
+#[inline(never)]
+fn lookup_live(api: &'static str, p: *const u8, version: u64) -> Result<GmAddr, SimError> {
+    let a = p as usize;
     let allocs = ALLOCS.read().unwrap_or_else(|e| e.into_inner());
     match allocs.range(..=a).next_back() {
         Some((start, buf)) if a - start <= buf.len_bytes() => {
             RECENT.with(|r| {
                 let mut r = r.borrow_mut();
-                if r.0 == version {
-                    if r.1.len() == RECENT_MAX {
-                        r.1.remove(0);
-                    }
-                    r.1.push((*start, buf.len_bytes(), buf.addr()));
+                if r.0 != version {
+                    *r = (version, Vec::new());
                 }
+                if r.1.len() == RECENT_MAX {
+                    r.1.remove(0);
+                }
+                r.1.push((*start, buf.len_bytes(), buf.addr()));
             });
             Ok(buf.addr().add_bytes(a - start))
         }
@@ -78,16 +89,28 @@ pub fn live_buffers() -> Vec<GmBuffer> {
 }
 
 /// The simulator's `GlobalTensor<T>` for a C++ one.
+#[inline]
 pub fn global<T: ascendc::Element>(
     api: &'static str,
     g: &AscGlobal,
 ) -> Result<GlobalTensor<T>, SimError> {
     let mut t = GlobalTensor::new();
+    load_global(&mut t, api, g)?;
+    Ok(t)
+}
+
+/// Points `t` (a new `GlobalTensor`) where the C++ one `g` points, in place.
+#[inline(always)]
+pub fn load_global<T: ascendc::Element>(
+    t: &mut GlobalTensor<T>,
+    api: &'static str,
+    g: &AscGlobal,
+) -> Result<(), SimError> {
     t.set_global_buffer_with_size(lookup(api, g.ptr)?, g.size);
     if g.has_shape != 0 {
         t.set_shape_info(g.shape.info()?);
     }
-    Ok(t)
+    Ok(())
 }
 
 /// `GmAlloc(size)`: a zero-filled GM allocation of `size` bytes (at least one byte is reserved so

@@ -1,6 +1,6 @@
 //! `ICPU_RUN_KF`: runs a C++ kernel's blocks on simulated cores and reports the outcome.
 
-use crate::abi::{call, take_last_error, AscLoc};
+use crate::abi::{block_scope, call, take_last_error, AscLoc};
 use ascendc::chip::ChipProfile;
 use ascendc::error::{Category, SimError};
 use ascendc::{get_block_idx, KernelMode, Launch, Schedule};
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn ascendc_launch(
     }
     let kernel = || {
         // SAFETY: the caller guarantees `block` may run concurrently with `ctx`.
-        if unsafe { block(ctx as *mut c_void) } == 0 {
+        if block_scope(|| unsafe { block(ctx as *mut c_void) }) == 0 {
             return Ok(());
         }
         let mut e = take_last_error().unwrap_or_else(|| {

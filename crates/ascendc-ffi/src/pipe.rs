@@ -6,7 +6,7 @@ use crate::with_dtype;
 use ascendc::api::tque::DynQue;
 use ascendc::error::SimError;
 use ascendc::position::QuePosition;
-use ascendc::{Element, LocalTensor, TBuf, TPipe, TPosition};
+use ascendc::{LocalTensor, TBuf, TPipe, TPosition};
 
 /// A `TBuf` of any position.
 pub trait AnyTBuf {
@@ -193,34 +193,53 @@ pub unsafe extern "C" fn ascendc_que_free(que: *mut DynQue) {
     drop(Box::from_raw(que));
 }
 
-fn que_op<T: Element>(q: &mut DynQue, op: u8, t: &mut AscLocal) -> Result<(), SimError> {
+/// A queue operation on `input` (EnQue, FreeTensor) or filling `out` (AllocTensor, DeQue). The
+/// element type does not change what a queue does, so every form runs with bytes.
+///
+/// # Safety
+/// The pointer the operation uses is valid (`input` for reads, `out` for writes).
+unsafe fn que_op(
+    q: &mut DynQue,
+    op: u8,
+    input: *const AscLocal,
+    out: *mut AscLocal,
+) -> Result<(), SimError> {
     match op {
-        0 => *t = AscLocal::of(&q.alloc_tensor::<T>()?),
-        1 => q.enque(&t.tensor::<T>()?)?,
-        2 => *t = AscLocal::of(&q.deque::<T>()?),
-        3 => q.free_tensor(&t.tensor::<T>()?)?,
+        0 => *out = AscLocal::of(&q.alloc_tensor::<u8>()?),
+        1 | 3 => {
+            let mut t = LocalTensor::<u8>::default();
+            (*input).load(&mut t)?;
+            if op == 1 {
+                q.enque(&t)?
+            } else {
+                q.free_tensor(&t)?
+            }
+        }
+        2 => *out = AscLocal::of(&q.deque::<u8>()?),
         _ => q.free_all_event()?,
     }
     Ok(())
 }
 
-/// `AllocTensor` (0), `EnQue` (1), `DeQue` (2), `FreeTensor` (3), `FreeAllEvent` (4) on a queue;
-/// `tensor` is the argument or receives the result.
+/// `AllocTensor` (0, into `out`), `EnQue` (1, of `input`), `DeQue` (2, into `out`),
+/// `FreeTensor` (3, of `input`), `FreeAllEvent` (4) on a queue of tensors of element type `elem`.
 ///
 /// # Safety
-/// `que` comes from [`ascendc_que_new`]; `tensor` is valid for reads and writes.
+/// `que` comes from [`ascendc_que_new`]; the tensor pointer the operation uses is valid (`input`
+/// for reads, `out` for writes).
 #[no_mangle]
 pub unsafe extern "C" fn ascendc_que_op(
     que: *mut DynQue,
     op: u8,
     elem: u8,
-    tensor: *mut AscLocal,
+    input: *const AscLocal,
+    out: *mut AscLocal,
     loc: AscLoc,
 ) -> i32 {
-    call(
-        loc,
-        || with_dtype!(dtype(elem)?, T => que_op::<T>(&mut *que, op, &mut *tensor)),
-    )
+    call(loc, || {
+        dtype(elem)?;
+        que_op(&mut *que, op, input, out)
+    })
 }
 
 /// `VacantInQue` (0), `HasTensorInQue` (1), `GetTensorCountInQue` (2), `HasIdleBuffer` (3).

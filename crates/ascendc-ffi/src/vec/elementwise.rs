@@ -1,6 +1,6 @@
 //! Two-source, one-source and tensor-scalar instructions.
 
-use super::{tensors, unknown, unsupported, AscMask, AscRepeat, Level};
+use super::{unknown, unsupported, with_tensors, AscMask, AscRepeat, Level};
 use crate::abi::{call, dtype, AscLoc, AscLocal};
 use crate::with_dtype;
 use ascendc::api::vec::binary::*;
@@ -13,27 +13,27 @@ use std::ffi::c_void;
 
 type Three<T> = [LocalTensor<T>; 3];
 
-fn binary_arith<T: Arith>(op: u8, [d, a, b]: Three<T>, l: Level) -> Result<(), SimError> {
+fn binary_arith<T: Arith>(op: u8, [d, a, b]: &Three<T>, l: Level) -> Result<(), SimError> {
     match op {
-        0 => level!(l, add, add_l0, binary, (&d, &a, &b)),
-        1 => level!(l, sub, sub_l0, binary, (&d, &a, &b)),
-        2 => level!(l, mul, mul_l0, binary, (&d, &a, &b)),
-        4 => level!(l, max, max_l0, binary, (&d, &a, &b)),
-        5 => level!(l, min, min_l0, binary, (&d, &a, &b)),
-        8 => level!(l, add_relu, add_relu_l0, binary, (&d, &a, &b)),
-        9 => level!(l, sub_relu, sub_relu_l0, binary, (&d, &a, &b)),
+        0 => level!(l, add, add_l0, binary, (d, a, b)),
+        1 => level!(l, sub, sub_l0, binary, (d, a, b)),
+        2 => level!(l, mul, mul_l0, binary, (d, a, b)),
+        4 => level!(l, max, max_l0, binary, (d, a, b)),
+        5 => level!(l, min, min_l0, binary, (d, a, b)),
+        8 => level!(l, add_relu, add_relu_l0, binary, (d, a, b)),
+        9 => level!(l, sub_relu, sub_relu_l0, binary, (d, a, b)),
         _ => Err(unknown("two-source", op)),
     }
 }
 
-fn binary_float<T: FloatArith>([d, a, b]: Three<T>, l: Level) -> Result<(), SimError> {
-    level!(l, div, div_l0, binary, (&d, &a, &b))
+fn binary_float<T: FloatArith>([d, a, b]: &Three<T>, l: Level) -> Result<(), SimError> {
+    level!(l, div, div_l0, binary, (d, a, b))
 }
 
-fn binary_bits<T: BitArith>(op: u8, [d, a, b]: Three<T>, l: Level) -> Result<(), SimError> {
+fn binary_bits<T: BitArith>(op: u8, [d, a, b]: &Three<T>, l: Level) -> Result<(), SimError> {
     match op {
-        6 => level!(l, and, and_l0, binary, (&d, &a, &b)),
-        _ => level!(l, or, or_l0, binary, (&d, &a, &b)),
+        6 => level!(l, and, and_l0, binary, (d, a, b)),
+        _ => level!(l, or, or_l0, binary, (d, a, b)),
     }
 }
 
@@ -61,38 +61,38 @@ pub unsafe extern "C" fn ascendc_vec_binary(
         let t = dtype(elem)?;
         let raw = [dst, src0, src1];
         match op {
-            3 => with_float!(t, "Div", T => binary_float::<T>(tensors(raw)?, l)),
+            3 => with_float!(t, "Div", T => with_tensors(raw, |ts| binary_float::<T>(ts, l))),
             6 | 7 => {
-                with_bits!(t, if op == 6 { "And" } else { "Or" }, T => binary_bits::<T>(op, tensors(raw)?, l))
+                with_bits!(t, if op == 6 { "And" } else { "Or" }, T => with_tensors(raw, |ts| binary_bits::<T>(op, ts, l)))
             }
-            _ => with_dtype!(t, T => binary_arith::<T>(op, tensors(raw)?, l)),
+            _ => with_dtype!(t, T => with_tensors(raw, |ts| binary_arith::<T>(op, ts, l))),
         }
     })
 }
 
-fn unary_arith<T: Arith>(op: u8, [d, s]: [LocalTensor<T>; 2], l: Level) -> Result<(), SimError> {
+fn unary_arith<T: Arith>(op: u8, [d, s]: &[LocalTensor<T>; 2], l: Level) -> Result<(), SimError> {
     match op {
-        5 => level!(l, abs, abs_l0, unary, (&d, &s)),
-        _ => level!(l, relu, relu_l0, unary, (&d, &s)),
+        5 => level!(l, abs, abs_l0, unary, (d, s)),
+        _ => level!(l, relu, relu_l0, unary, (d, s)),
     }
 }
 
 fn unary_float<T: FloatArith>(
     op: u8,
-    [d, s]: [LocalTensor<T>; 2],
+    [d, s]: &[LocalTensor<T>; 2],
     l: Level,
 ) -> Result<(), SimError> {
     match op {
-        0 => level!(l, exp, exp_l0, unary, (&d, &s)),
-        1 => level!(l, ln, ln_l0, unary, (&d, &s)),
-        2 => level!(l, sqrt, sqrt_l0, unary, (&d, &s)),
-        3 => level!(l, rsqrt, rsqrt_l0, unary, (&d, &s)),
-        _ => level!(l, reciprocal, reciprocal_l0, unary, (&d, &s)),
+        0 => level!(l, exp, exp_l0, unary, (d, s)),
+        1 => level!(l, ln, ln_l0, unary, (d, s)),
+        2 => level!(l, sqrt, sqrt_l0, unary, (d, s)),
+        3 => level!(l, rsqrt, rsqrt_l0, unary, (d, s)),
+        _ => level!(l, reciprocal, reciprocal_l0, unary, (d, s)),
     }
 }
 
-fn unary_bits<T: BitArith>([d, s]: [LocalTensor<T>; 2], l: Level) -> Result<(), SimError> {
-    level!(l, not, not_l0, unary, (&d, &s))
+fn unary_bits<T: BitArith>([d, s]: &[LocalTensor<T>; 2], l: Level) -> Result<(), SimError> {
+    level!(l, not, not_l0, unary, (d, s))
 }
 
 const UNARY_NAMES: [&str; 8] = [
@@ -130,39 +130,41 @@ pub unsafe extern "C" fn ascendc_vec_unary(
             .get(op as usize)
             .ok_or_else(|| unknown("one-source", op))?;
         match op {
-            0..=4 => with_float!(t, api, T => unary_float::<T>(op, tensors([dst, src])?, l)),
-            7 => with_bits!(t, api, T => unary_bits::<T>(tensors([dst, src])?, l)),
-            _ => with_dtype!(t, T => unary_arith::<T>(op, tensors([dst, src])?, l)),
+            0..=4 => {
+                with_float!(t, api, T => with_tensors([dst, src], |ts| unary_float::<T>(op, ts, l)))
+            }
+            7 => with_bits!(t, api, T => with_tensors([dst, src], |ts| unary_bits::<T>(ts, l))),
+            _ => with_dtype!(t, T => with_tensors([dst, src], |ts| unary_arith::<T>(op, ts, l))),
         }
     })
 }
 
 fn scalar_arith<T: Arith>(
     op: u8,
-    [d, s]: [LocalTensor<T>; 2],
+    [d, s]: &[LocalTensor<T>; 2],
     v: T,
     l: Level,
 ) -> Result<(), SimError> {
     match op {
-        0 => level!(l, adds, adds_l0, unary, (&d, &s, v)),
-        1 => level!(l, muls, muls_l0, unary, (&d, &s, v)),
-        2 => level!(l, maxs, maxs_l0, unary, (&d, &s, v)),
-        3 => level!(l, mins, mins_l0, unary, (&d, &s, v)),
-        _ => level!(l, leaky_relu, leaky_relu_l0, unary, (&d, &s, v)),
+        0 => level!(l, adds, adds_l0, unary, (d, s, v)),
+        1 => level!(l, muls, muls_l0, unary, (d, s, v)),
+        2 => level!(l, maxs, maxs_l0, unary, (d, s, v)),
+        3 => level!(l, mins, mins_l0, unary, (d, s, v)),
+        _ => level!(l, leaky_relu, leaky_relu_l0, unary, (d, s, v)),
     }
 }
 
 fn scalar_bits<T: BitArith>(
     op: u8,
-    [d, s]: [LocalTensor<T>; 2],
+    [d, s]: &[LocalTensor<T>; 2],
     v: T,
     l: Level,
 ) -> Result<(), SimError> {
     match op {
-        5 => level!(l, shift_left, shift_left_l0, unary, (&d, &s, v)),
+        5 => level!(l, shift_left, shift_left_l0, unary, (d, s, v)),
         _ => match l {
-            Level::Count(n) => shift_right(&d, &s, v, n),
-            Level::L0(m, r, p) => shift_right_l0(&d, &s, v, m, r, p.unary(), op == 7),
+            Level::Count(n) => shift_right(d, s, v, n),
+            Level::L0(m, r, p) => shift_right_l0(d, s, v, m, r, p.unary(), op == 7),
         },
     }
 }
@@ -192,10 +194,10 @@ pub unsafe extern "C" fn ascendc_vec_scalar(
         match op {
             5..=7 => {
                 let api = if op == 5 { "ShiftLeft" } else { "ShiftRight" };
-                with_bits!(t, api, T => scalar_bits::<T>(op, tensors([dst, src])?, (scalar as *const T).read_unaligned(), l))
+                with_bits!(t, api, T => with_tensors([dst, src], |ts| scalar_bits::<T>(op, ts, (scalar as *const T).read_unaligned(), l)))
             }
             _ => {
-                with_dtype!(t, T => scalar_arith::<T>(op, tensors([dst, src])?, (scalar as *const T).read_unaligned(), l))
+                with_dtype!(t, T => with_tensors([dst, src], |ts| scalar_arith::<T>(op, ts, (scalar as *const T).read_unaligned(), l)))
             }
         }
     })

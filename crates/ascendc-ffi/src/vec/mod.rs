@@ -190,16 +190,18 @@ macro_rules! level {
     };
 }
 
-/// The tensors of a call, as the simulator's handles.
-fn tensors<T: Element, const N: usize>(
+/// Runs `f` on the tensors of a call as the simulator's handles (built in place).
+#[inline(always)]
+fn with_tensors<T: Element, const N: usize>(
     raw: [*const AscLocal; N],
-) -> Result<[LocalTensor<T>; N], SimError> {
-    let mut out = [LocalTensor::<T>::default(); N];
-    for (o, r) in out.iter_mut().zip(raw) {
+    f: impl FnOnce(&[LocalTensor<T>; N]) -> Result<(), SimError>,
+) -> Result<(), SimError> {
+    let mut ts = [LocalTensor::<T>::default(); N];
+    for (t, r) in ts.iter_mut().zip(raw) {
         // SAFETY (caller of the entry point): the tensor pointers are valid.
-        *o = unsafe { &*r }.tensor::<T>()?;
+        unsafe { &*r }.load(t)?;
     }
-    Ok(out)
+    f(&ts)
 }
 
 mod elementwise;

@@ -8,6 +8,8 @@ pub mod cube;
 pub mod data_copy;
 pub mod debug;
 pub mod debug_check;
+#[doc(hidden)]
+pub mod foreign;
 pub mod gm_bypass;
 pub mod local_alloc;
 pub mod prof;
