@@ -32,9 +32,11 @@ impl SourceLoc {
 
     /// Runs `f` with every API call inside it reporting `self` as its location: the C++ call
     /// site of a call made through the C ABI.
+    #[inline]
     pub fn scope<R>(self, f: impl FnOnce() -> R) -> R {
         struct Restore(Option<SourceLoc>);
         impl Drop for Restore {
+            #[inline]
             fn drop(&mut self) {
                 FOREIGN.with(|c| c.set(self.0));
             }

@@ -453,13 +453,21 @@ impl InstrRef<'_> {
     }
 }
 
+/// The compact record and, once asked for, its expansion.
+#[derive(Debug, Clone, Default)]
+struct Kept {
+    record: Record,
+    /// The record as [`Instr`]s and [`Access`]es, built on first request.
+    expanded: OnceLock<(Vec<Instr>, Vec<Access>)>,
+}
+
 /// The per-core instruction record.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
     enabled: bool,
-    record: Record,
-    /// The record as [`Instr`]s and [`Access`]es, built on first request.
-    expanded: OnceLock<(Vec<Instr>, Vec<Access>)>,
+    /// The kept record, behind one pointer so that a block's report stays small to move (a
+    /// launch of tens of thousands of blocks moves each report several times).
+    kept: Option<Box<Kept>>,
     counts: [u64; 8],
     seq: u32,
     gm_log: bool,
@@ -612,10 +620,11 @@ impl Trace {
         accesses: &[Access],
         lanes: u16,
     ) {
-        if self.expanded.get().is_some() {
-            self.expanded = OnceLock::new();
+        let kept = self.kept.get_or_insert_with(Box::default);
+        if kept.expanded.get().is_some() {
+            kept.expanded = OnceLock::new();
         }
-        let r = &mut self.record;
+        let r = &mut kept.record;
         let site = r.site(api, location);
         let first = r.bases.len() as u32;
         for a in accesses {
@@ -662,8 +671,12 @@ impl Trace {
     }
 
     fn expanded(&self) -> &(Vec<Instr>, Vec<Access>) {
-        self.expanded.get_or_init(|| {
-            let r = &self.record;
+        static NONE: (Vec<Instr>, Vec<Access>) = (Vec::new(), Vec::new());
+        let Some(kept) = &self.kept else {
+            return &NONE;
+        };
+        kept.expanded.get_or_init(|| {
+            let r = &kept.record;
             (
                 (0..r.instrs.len()).map(|i| r.instr(i)).collect(),
                 (0..r.bases.len()).map(|k| r.access(k)).collect(),
@@ -675,20 +688,25 @@ impl Trace {
     pub(crate) fn instrs(
         &self,
     ) -> impl DoubleEndedIterator<Item = InstrRef<'_>> + ExactSizeIterator + '_ {
-        (0..self.record.instrs.len()).map(|index| InstrRef {
-            record: &self.record,
+        let record = self.kept.as_deref().map(|k| &k.record);
+        (0..record.map_or(0, |r| r.instrs.len())).map(move |index| InstrRef {
+            record: record.expect("an index implies a record"),
             index,
         })
     }
 
     /// API and source line of a call site of [`InstrRef::site`].
     pub(crate) fn site(&self, site: u32) -> (&'static str, SourceLoc) {
-        self.record.site_table[site as usize]
+        let kept = self.kept.as_ref().expect("a site implies a record");
+        kept.record.site_table[site as usize]
     }
 
     /// Bytes the kept record holds (instructions, accesses and their tables).
     pub fn record_bytes(&self) -> usize {
-        let r = &self.record;
+        let Some(kept) = &self.kept else {
+            return 0;
+        };
+        let r = &kept.record;
         r.instrs.len() * std::mem::size_of::<Packed>()
             + r.bases.len() * (8 + 4)
             + r.site_table.len() * std::mem::size_of::<(&str, SourceLoc)>()
