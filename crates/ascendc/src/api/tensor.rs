@@ -194,24 +194,25 @@ impl<T: Element> LocalTensor<T> {
         owner: Option<OwnerParts>,
     ) -> Result<Self> {
         const API: &str = "LocalTensor";
-        let size = super::context::try_with_core(|core| core.mem.size(hw)).ok_or_else(|| {
+        let sizes = super::foreign::LocalSizes::current().ok_or_else(|| {
             fail_outside(SimError::new(
                 Category::Launch,
                 API,
                 "a local tensor exists only inside a running kernel",
             ))
         })?;
-        if hw == Hardware::GM || addr as u64 + len as u64 > size as u64 {
-            return Err(fail_outside(SimError::new(
-                Category::Memory,
-                API,
-                format!(
-                    "tensor of {len} bytes at byte {addr} does not lie inside the {size}-byte {hw}"
-                ),
-            )));
+        let mut t = LocalTensor::default();
+        if t.assign_parts_within(&sizes, pos, hw, addr, len, owner) {
+            return Ok(t);
         }
-        let owner = owner.map(|(queue, buf, gen)| Owner { queue, buf, gen });
-        Ok(LocalTensor::raw(pos, hw, addr, len, owner))
+        let size = sizes.size(hw);
+        Err(fail_outside(SimError::new(
+            Category::Memory,
+            API,
+            format!(
+                "tensor of {len} bytes at byte {addr} does not lie inside the {size}-byte {hw}"
+            ),
+        )))
     }
 
     /// Length in bytes (`GetLength`).
