@@ -81,6 +81,17 @@ fn queue_events(src: Hardware, dst: Hardware) -> Option<(HardEvent, HardEvent)> 
     })
 }
 
+/// The position after `i` in a ring of `n` (a compare instead of a division: this runs on
+/// every queue operation).
+#[inline]
+fn next_slot(i: usize, n: usize) -> usize {
+    if i + 1 == n {
+        0
+    } else {
+        i + 1
+    }
+}
+
 impl QueueState {
     fn new(src: TPosition, dst: TPosition, depth: u8) -> QueueState {
         QueueState {
@@ -216,7 +227,7 @@ impl QueueState {
         let mut misses = 0;
         let idx = loop {
             let i = self.cursor;
-            self.cursor = if i + 1 == n { 0 } else { i + 1 };
+            self.cursor = next_slot(i, n);
             if self.bufs[i].state == BufState::Free {
                 break i;
             }
@@ -303,11 +314,7 @@ impl QueueState {
         }
         if self.depth != 0 {
             self.slots[self.tail] = Some(idx as u16);
-            self.tail = if self.tail + 1 == self.slots.len() {
-                0
-            } else {
-                self.tail + 1
-            };
+            self.tail = next_slot(self.tail, self.slots.len());
             self.used_count += 1;
         }
         Ok(())
@@ -353,11 +360,7 @@ impl QueueState {
             core.wait_flag(e, id, API, loc);
             core.release_event_id(e, id, API)?;
         }
-        self.head = if self.head + 1 == self.slots.len() {
-            0
-        } else {
-            self.head + 1
-        };
+        self.head = next_slot(self.head, self.slots.len());
         let b = &self.bufs[idx];
         let mut t = LocalTensor::raw(
             self.pos,
