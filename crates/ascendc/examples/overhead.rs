@@ -75,33 +75,26 @@ fn add_pattern(n: usize) {
         "add pattern, {n} floats, blockDim {block_dim}, depth-2 queues, median of {RUNS} runs"
     );
     println!("native loop: {native:.2?}");
-    // Memory first, while the high-water mark is still that of the data: a default launch (the
-    // GM race check on, no instruction record) at the smallest tile.
+    // Memory first, while the high-water mark is still that of the data, at the smallest tile.
     let tiling = AddTiling {
         total_length: n as u32,
         tile_num: n as u32 / block_dim / BUFFER_NUM / 128,
     };
     let before = peak_rss_kib();
-    Launch::new(block_dim)
-        .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
-        .expect("kernel runs");
-    if let (Some(b), Some(a)) = (before, peak_rss_kib()) {
-        println!(
-            "peak RSS above the data, default launch at tile 128: {:.1} MiB",
-            a.saturating_sub(b) as f64 / 1024.0
-        );
-    }
-    // Then with the hazard checker, which keeps each block's record until the block is checked
-    // (the high-water mark only grows, so this includes the launch above).
-    Launch::new(block_dim)
-        .check_hazards(true)
-        .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
-        .expect("kernel runs");
-    if let (Some(b), Some(a)) = (before, peak_rss_kib()) {
-        println!(
-            "peak RSS above the data, hazard checker at tile 128: {:.1} MiB",
-            a.saturating_sub(b) as f64 / 1024.0
-        );
+    // A default launch (the GM race check on, no instruction record), then one with the hazard
+    // checker, which keeps the record in the report (the high-water mark only grows, so the
+    // second figure includes the first launch).
+    for (what, check) in [("default launch", false), ("hazard checker", true)] {
+        Launch::new(block_dim)
+            .check_hazards(check)
+            .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
+            .expect("kernel runs");
+        if let (Some(b), Some(a)) = (before, peak_rss_kib()) {
+            println!(
+                "peak RSS above the data, {what} at tile 128: {:.1} MiB",
+                a.saturating_sub(b) as f64 / 1024.0
+            );
+        }
     }
     println!(
         "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
