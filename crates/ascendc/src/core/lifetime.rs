@@ -19,6 +19,9 @@ struct Life {
     queue: u32,
     buf: u16,
     gen: u32,
+    /// `gen` while that allocation may be used, 0 once it was freed or its pool reset (the one
+    /// compare of the common check).
+    live: u32,
     pos: TPosition,
     alloc_at: SourceLoc,
     freed_at: Option<SourceLoc>,
@@ -83,7 +86,9 @@ impl BufferLives {
         match self.position(queue, buf) {
             Some(i) => {
                 let l = &mut self.lives[i];
-                l.gen = l.gen.wrapping_add(1);
+                // Generation 0 marks "not live", so a wrapping count skips it.
+                l.gen = l.gen.wrapping_add(1).max(1);
+                l.live = l.gen;
                 l.alloc_at = loc;
                 l.freed_at = None;
                 l.gen
@@ -96,6 +101,7 @@ impl BufferLives {
                     queue,
                     buf,
                     gen: 1,
+                    live: 1,
                     pos,
                     alloc_at: loc,
                     freed_at: None,
@@ -110,7 +116,9 @@ impl BufferLives {
     #[inline]
     pub fn free(&mut self, queue: u32, buf: u16, loc: SourceLoc) {
         if let Some(i) = self.position(queue, buf) {
-            self.lives[i].freed_at = Some(loc);
+            let l = &mut self.lives[i];
+            l.freed_at = Some(loc);
+            l.live = 0;
         }
     }
 
@@ -119,6 +127,7 @@ impl BufferLives {
     pub fn reset_owner(&mut self, id: u32, loc: SourceLoc) {
         for l in self.lives.iter_mut().filter(|l| l.queue == id) {
             l.reset = Some((l.gen, loc));
+            l.live = 0;
         }
         self.detached.retain(|(q, _)| *q != id);
         self.detached.push((id, loc));
@@ -164,8 +173,27 @@ impl BufferLives {
 
     /// Checks that operand `name` of `api`, a tensor of allocation `gen` of the buffer, is still
     /// live. Buffers this core never allocated (tensors from other front ends) pass.
-    #[inline]
+    #[inline(always)]
     pub fn check(
+        &self,
+        api: &'static str,
+        name: &str,
+        queue: u32,
+        buf: u16,
+        gen: u32,
+    ) -> Result<()> {
+        // The common case: the indexed slot holds the buffer and the allocation is live.
+        let hint = self.index[Self::slot(queue, buf)] as usize;
+        if let Some(l) = hint.checked_sub(1).and_then(|i| self.lives.get(i)) {
+            if l.queue == queue && l.buf == buf && l.live == gen && gen != 0 {
+                return Ok(());
+            }
+        }
+        self.check_slow(api, name, queue, buf, gen)
+    }
+
+    #[inline(never)]
+    fn check_slow(
         &self,
         api: &'static str,
         name: &str,
@@ -176,7 +204,7 @@ impl BufferLives {
         let Some(l) = self.find(queue, buf) else {
             return Ok(());
         };
-        if l.gen == gen && l.freed_at.is_none() && l.reset.is_none() {
+        if l.live == gen && gen != 0 {
             return Ok(());
         }
         Self::stale(l, api, name, buf, gen)

@@ -102,14 +102,14 @@ impl LocalMemory {
     }
 
     /// The bytes of one memory.
-    #[inline]
+    #[inline(always)]
     pub fn bytes(&self, hw: Hardware) -> &[u8] {
         let i = hw.local_index().expect("GM is not a local memory");
         &bytemuck::cast_slice(&self.bufs[i])[..self.sizes[i] as usize]
     }
 
     /// The bytes of one memory, writable.
-    #[inline]
+    #[inline(always)]
     pub fn bytes_mut(&mut self, hw: Hardware) -> &mut [u8] {
         let i = hw.local_index().expect("GM is not a local memory");
         self.dirty[i] = true;

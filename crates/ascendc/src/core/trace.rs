@@ -513,53 +513,49 @@ impl Trace {
         &self.gm
     }
 
-    #[inline(never)]
+    /// Adds the GM accesses of an instruction to the footprint.
+    #[inline]
     fn log_gm(&mut self, api: &'static str, location: SourceLoc, accesses: &[Access]) {
         for a in accesses {
-            let Space::Gm(region) = a.space else {
-                continue;
-            };
-            if a.len == 0 || a.blocks == 0 || a.repeats == 0 {
-                continue;
-            }
-            let slot = self
-                .gm_last
-                .iter()
-                .position(|&(r, w, _)| r == region && w == a.write);
-            if let Some(k) = slot {
-                if a.blocks == 1
-                    && a.repeats == 1
-                    && self.extend(self.gm_last[k].2, api, location, a)
-                {
-                    continue;
+            if let Space::Gm(region) = a.space {
+                if !self.extend_last(region, api, location, a) {
+                    self.log_gm_entry(region, api, location, a);
                 }
-            }
-            let idx = self.gm.len();
-            self.gm.push(GmTouch {
-                access: *a,
-                seq: self.seq,
-                api,
-                location,
-                epoch: self.epoch,
-            });
-            match slot {
-                Some(k) => self.gm_last[k].2 = idx,
-                None => self.gm_last.push((region, a.write, idx)),
             }
         }
     }
 
-    /// Grows footprint entry `i` by the contiguous run `a` when both come from the same call
-    /// site in the same merge window and `a` starts where the entry ends.
+    /// Grows the footprint entry last made for (`region`, write/read) by `a` when both are one
+    /// contiguous run from the same call site in the same merge window and `a` starts where the
+    /// entry ends (the common case of a loop copying tile after tile).
     #[inline]
-    fn extend(&mut self, i: usize, api: &'static str, location: SourceLoc, a: &Access) -> bool {
-        let last = &mut self.gm[i];
-        let l = &last.access;
+    fn extend_last(
+        &mut self,
+        region: u64,
+        api: &'static str,
+        location: SourceLoc,
+        a: &Access,
+    ) -> bool {
+        if a.blocks != 1 || a.repeats != 1 || a.len == 0 {
+            return false;
+        }
+        let Some(&(_, _, i)) = self
+            .gm_last
+            .iter()
+            .find(|&&(r, w, _)| r == region && w == a.write)
+        else {
+            return false;
+        };
+        let epoch = self.epoch;
+        let Some(last) = self.gm.get_mut(i) else {
+            return false;
+        };
+        let l = &mut last.access;
         // Same call site, compared by address (a site is one string in the binary).
-        if last.epoch != self.epoch
+        if l.base.wrapping_add(l.len as u64) != a.base
+            || last.epoch != epoch
             || l.blocks != 1
             || l.repeats != 1
-            || l.base + l.len as u64 != a.base
             || last.location.line != location.line
             || last.location.column != location.column
             || !std::ptr::eq(last.api, api)
@@ -569,10 +565,34 @@ impl Trace {
         }
         match l.len.checked_add(a.len) {
             Some(len) => {
-                last.access.len = len;
+                l.len = len;
                 true
             }
             None => false,
+        }
+    }
+
+    /// Starts a footprint entry for `a` (unless it touches nothing).
+    #[inline(never)]
+    fn log_gm_entry(&mut self, region: u64, api: &'static str, location: SourceLoc, a: &Access) {
+        if a.len == 0 || a.blocks == 0 || a.repeats == 0 {
+            return;
+        }
+        let idx = self.gm.len();
+        self.gm.push(GmTouch {
+            access: *a,
+            seq: self.seq,
+            api,
+            location,
+            epoch: self.epoch,
+        });
+        match self
+            .gm_last
+            .iter_mut()
+            .find(|(r, w, _)| *r == region && *w == a.write)
+        {
+            Some(slot) => slot.2 = idx,
+            None => self.gm_last.push((region, a.write, idx)),
         }
     }
 

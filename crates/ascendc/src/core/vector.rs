@@ -132,6 +132,7 @@ impl Shape {
 
     /// When the enabled lanes of all repeats, laid end to end, are a prefix of the
     /// `repeats × lanes` lane sequence, its length; otherwise `None`.
+    #[inline]
     pub fn dense_prefix(&self) -> Option<u64> {
         match self.enable {
             Enable::Counter(n) => Some(n),
@@ -191,6 +192,7 @@ pub struct Operand {
 
 impl Operand {
     /// A contiguous operand (block stride 1, repeat stride = the blocks one repeat uses).
+    #[inline]
     pub fn contiguous(addr: u64, elem_size: usize, lanes: u32) -> Operand {
         Operand {
             addr,
@@ -252,6 +254,7 @@ impl Operand {
     }
 
     /// True when consecutive lanes of consecutive repeats are consecutive elements.
+    #[inline]
     pub fn is_dense(&self, size: usize, lanes: u32) -> bool {
         let rep_bytes = lanes as u64 * size as u64;
         (self.blk_stride == 1 || rep_bytes <= BLOCK)
@@ -512,7 +515,11 @@ fn dense1<D: Pod, A: Pod>(ub: &mut [u8], n: usize, d: u64, a: u64, same: bool, f
     }
 }
 
-fn dense2<D: Pod, A: Pod, B: Pod>(
+/// `d[i] = f(a[i], b[i])` over `n` elements at byte addresses `d`, `a`, `b` of `ub` (each an
+/// aligned run inside it, checked here); the sources may only alias the destination exactly
+/// (`aliased`).
+#[inline]
+pub(crate) fn dense2<D: Pod, A: Pod, B: Pod>(
     ub: &mut [u8],
     n: usize,
     d: u64,

@@ -6,12 +6,13 @@
 //! `op_l0(dst, src0, src1, mask, repeat_times, params)`.
 
 use super::support::{self, OpSupport};
-use super::{check_dtype, run, BinaryRepeatParams, Count, Issue, Mask, Opnd};
+use super::{check_dtype, dense, run, BinaryRepeatParams, Count, Issue, Mask, Opnd};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
-use crate::core::vector::{map2, map3, REPEAT_BYTES};
+use crate::core::vector::{dense2, map2, map3, REPEAT_BYTES};
 use crate::dtype::Element;
 use crate::error::{Result, SourceLoc};
+use crate::position::Hardware;
 use crate::numeric::{Arith, BitArith, FloatArith};
 
 /// Lanes per repeat of an instruction whose widest operand has `size`-byte elements.
@@ -68,8 +69,17 @@ pub(crate) fn binary<T: Element, F: Fn(T, T, bool) -> T>(
 ) -> Result<()> {
     with_core(api, loc, |core| {
         check_dtype(core, api, T::DTYPE, support)?;
-        let ops = operands(dst, src0, src1, &p);
         let sat = core.vector.fp16_saturation;
+        if let Issue::Count(n) = issue {
+            if let Some(n) = dense::same_type_run(core, api, n, dst, &[src0, src1]) {
+                let (d, a, b) = (dst.addr as u64, src0.addr as u64, src1.addr as u64);
+                let ub = core.mem.bytes_mut(Hardware::UB);
+                dense2(ub, n, d, a, b, a == d || b == d, |x: T, y: T| f(x, y, sat));
+                dense::finish(core, lanes_for(T::SIZE), n as u64);
+                return Ok(());
+            }
+        }
+        let ops = operands(dst, src0, src1, &p);
         run(
             core,
             api,

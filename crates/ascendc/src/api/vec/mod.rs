@@ -7,6 +7,7 @@ pub mod cmp_mask;
 pub mod compare;
 pub mod control;
 pub mod copy;
+pub(crate) mod dense;
 pub mod dequant;
 pub mod duplicate;
 pub mod fill;
@@ -262,6 +263,7 @@ impl Opnd {
 }
 
 /// Checks that an element type is supported by an operation on this product.
+#[inline]
 pub(crate) fn check_dtype(
     core: &Core,
     api: &'static str,
@@ -639,19 +641,7 @@ fn run_dense_count(
         &shape,
         &operands[..ops.len()],
     );
-    let per = lanes as u64;
-    if core.profile.counter_mode {
-        core.trace.count(crate::core::trace::Pipe::V, 1);
-        core.vector.counter_mode = false;
-        core.vector.mask = [u64::MAX; 2];
-    } else {
-        let (nrep, tail) = (n / per, n % per);
-        core.trace.count(
-            crate::core::trace::Pipe::V,
-            nrep.div_ceil(255) + u64::from(tail > 0),
-        );
-        core.vector.mask = contiguous_mask_bits(if tail > 0 { tail } else { per }, lanes);
-    }
+    dense::finish(core, lanes, n);
     true
 }
 
