@@ -55,24 +55,29 @@ impl Drop for Busy<'_> {
 }
 
 /// Runs `f` on the current core if there is one and no API call is running on it already.
-#[inline]
+#[inline(always)]
 fn enter<R>(f: impl FnOnce(Option<&mut Core>) -> R) -> R {
-    CURRENT.with(|s| {
-        let p = s.core.get();
-        if p.is_null() || s.busy.replace(true) {
-            return f(None);
-        }
-        let _busy = Busy(&s.busy);
-        // SAFETY: `p` is the live boxed core of this thread (only `take`/`install` on this
-        // thread replace it, and they are not API calls); `busy` guarantees this is the only
-        // reference to it until `_busy` drops.
-        f(Some(unsafe { &mut *p }))
-    })
+    // Only the slot's address leaves `with`, so that `f` (the whole API call) is inlined into
+    // the caller instead of into a `with` that is not, which would pass every result through
+    // memory.
+    let s: *const Slot = CURRENT.with(|s| s as *const Slot);
+    // SAFETY: the slot is this thread's, alive until the thread exits, which cannot happen
+    // during this call; it is only used here.
+    let s = unsafe { &*s };
+    let p = s.core.get();
+    if p.is_null() || s.busy.replace(true) {
+        return f(None);
+    }
+    let _busy = Busy(&s.busy);
+    // SAFETY: `p` is the live boxed core of this thread (only `take`/`install` on this thread
+    // replace it, and they are not API calls); `busy` guarantees this is the only reference to
+    // it until `_busy` drops.
+    f(Some(unsafe { &mut *p }))
 }
 
 /// Runs `f` on the current core. Errors get the block index and source line, and the first one
 /// is kept by the core so that the launch fails even if the kernel ignores it.
-#[inline]
+#[inline(always)]
 pub(crate) fn with_core<R>(
     api: &'static str,
     loc: SourceLoc,

@@ -471,6 +471,7 @@ impl<T: Element> GlobalTensor<T> {
     /// Fails when the view would start past the end of the GM allocation (a view at the very end is
     /// allowed, as an end pointer is); like [`LocalTensor::at`], it returns a `Result`.
     #[track_caller]
+    #[inline]
     pub fn at(&self, offset: u64) -> Result<GlobalTensor<T>> {
         let addr = match &self.addr {
             Some(a) => {
@@ -480,18 +481,7 @@ impl<T: Element> GlobalTensor<T> {
                     .filter(|e| *e <= a.region_len() as u64);
                 match end {
                     Some(e) => Some(a.add_bytes((e - a.offset() as u64) as usize)),
-                    None => {
-                        return Err(fail_outside(SimError::new(
-                            Category::Memory,
-                            "GlobalTensor::operator[]",
-                            format!(
-                                "offset {offset} elements of {} bytes from byte {} leaves the GM allocation of {} bytes",
-                                T::SIZE,
-                                a.offset(),
-                                a.region_len()
-                            ),
-                        )))
-                    }
+                    None => return Err(Self::outside(a, offset)),
                 }
             }
             None => None,
@@ -502,6 +492,23 @@ impl<T: Element> GlobalTensor<T> {
             shape: self.shape,
             _t: PhantomData,
         })
+    }
+
+    /// The error of a view `offset` elements from `a` that leaves the allocation.
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn outside(a: &GmAddr, offset: u64) -> SimError {
+        fail_outside(SimError::new(
+            Category::Memory,
+            "GlobalTensor::operator[]",
+            format!(
+                "offset {offset} elements of {} bytes from byte {} leaves the GM allocation of {} bytes",
+                T::SIZE,
+                a.offset(),
+                a.region_len()
+            ),
+        ))
     }
 
     /// Stores a shape description (`SetShapeInfo`).

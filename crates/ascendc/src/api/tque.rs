@@ -208,7 +208,7 @@ impl QueueState {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn alloc_tensor<T: Element>(
         &mut self,
         core: &mut Core,
@@ -270,7 +270,7 @@ impl QueueState {
         ))
     }
 
-    #[inline]
+    #[inline(always)]
     fn enque<T: Element>(
         &mut self,
         core: &mut Core,
@@ -320,7 +320,7 @@ impl QueueState {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn deque<T: Element>(&mut self, core: &mut Core, loc: SourceLoc) -> Result<LocalTensor<T>> {
         const API: &str = "TQue::DeQue";
         if self.depth == 0 {
@@ -377,7 +377,7 @@ impl QueueState {
         Ok(t)
     }
 
-    #[inline]
+    #[inline(always)]
     fn free_tensor<T: Element>(
         &mut self,
         core: &mut Core,
@@ -453,6 +453,7 @@ macro_rules! queue_methods {
     () => {
         /// Takes a free buffer (`AllocTensor`); round-robin over the queue's buffers.
         #[track_caller]
+        #[inline(always)]
         pub fn alloc_tensor<T: Element>(&mut self) -> Result<LocalTensor<T>> {
             let loc = SourceLoc::caller();
             with_core("TQue::AllocTensor", loc, |core| {
@@ -462,6 +463,7 @@ macro_rules! queue_methods {
 
         /// Hands a filled tensor to the consumer side (`EnQue`).
         #[track_caller]
+        #[inline(always)]
         pub fn enque<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
             let loc = SourceLoc::caller();
             with_core("TQue::EnQue", loc, |core| self.q.enque(core, t, loc))
@@ -469,6 +471,7 @@ macro_rules! queue_methods {
 
         /// Takes the oldest enqueued tensor (`DeQue`).
         #[track_caller]
+        #[inline(always)]
         pub fn deque<T: Element>(&mut self) -> Result<LocalTensor<T>> {
             let loc = SourceLoc::caller();
             with_core("TQue::DeQue", loc, |core| self.q.deque(core, loc))
@@ -476,6 +479,7 @@ macro_rules! queue_methods {
 
         /// Returns a tensor's buffer to the queue (`FreeTensor`).
         #[track_caller]
+        #[inline(always)]
         pub fn free_tensor<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
             let loc = SourceLoc::caller();
             with_core("TQue::FreeTensor", loc, |core| {

@@ -13,7 +13,7 @@ use super::context::with_core;
 use super::tensor::{GlobalTensor, LocalTensor, Owner};
 use crate::chip::DataPath;
 use crate::core::dma::{self, Blocks, Endpoint};
-use crate::core::trace::Pipe;
+use crate::core::trace::{Access, Pipe, Space};
 use crate::core::{Core, CountRounding};
 use crate::dtype::{f16, Element};
 use crate::error::{Category, Result, SimError, SourceLoc};
@@ -334,60 +334,45 @@ fn check_blocks(
     Ok(Some(b))
 }
 
-/// The common level-2 copy between GM and UB, without the general path's parameter lowering:
-/// a whole number of 32-byte units (at most 65535) of a type the product moves on that path,
-/// a live 32-byte aligned UB tensor holding them, an element-aligned GM address whose
-/// allocation holds them, and no GM atomic mode. The general path would give no warning for
-/// such a copy and lower it to the same one-block instruction; this moves the bytes and records
-/// that instruction. Returns `false`, having done nothing, when the copy needs the general path
-/// (which also reports any error).
-#[inline]
-fn copy_count_dense<T: Element>(
+/// The common level-2 copy between GM and a UB tensor (`load`: GM → UB), without the general
+/// path's parameter lowering: a whole number of 32-byte units (at most 65535) of a type the
+/// product moves on that path, a live 32-byte aligned UB tensor holding them, an element-aligned
+/// GM address whose allocation holds them, and no GM atomic mode on a store. The general path
+/// would give no warning for such a copy and lower it to the same one-block instruction; this
+/// moves the bytes and records that instruction. Returns `false`, having done nothing, when the
+/// copy needs the general path (which also reports any error).
+#[inline(always)]
+fn copy_gm_ub_dense<T: Element>(
     core: &mut Core,
     loc: SourceLoc,
-    dst: Side,
-    src: Side,
+    t: &LocalTensor<T>,
+    g: &GmAddr,
     count: i64,
+    load: bool,
 ) -> bool {
-    let (g, local, pipe, load) = match (dst, src) {
-        (Side::Local { .. }, Side::Gm(g)) => (g, dst, Pipe::MTE2, true),
-        (
-            Side::Gm(g),
-            Side::Local {
-                pos: TPosition::VECOUT | TPosition::VECIN | TPosition::VECCALC,
-                ..
-            },
-        ) if core.sync.atomic.op.is_none() => (g, src, Pipe::MTE3, false),
-        _ => return false,
-    };
-    let Side::Local {
-        hw: Hardware::UB,
-        addr,
-        len,
-        owner,
-        ..
-    } = local
-    else {
-        return false;
-    };
+    const MAX_BYTES: u64 = 65535 * 32;
     let bytes = count as u64 * T::SIZE as u64;
-    if count <= 0
-        || count >= 1 << 32
-        || !bytes.is_multiple_of(32)
-        || bytes > 65535 * 32
-        || !(addr as u64).is_multiple_of(32)
-        || bytes > len as u64
-        || addr as u64 + bytes > core.mem.size(Hardware::UB) as u64
+    let addr = t.addr as u64;
+    if !(1..=MAX_BYTES as i64).contains(&count)
+        || bytes > MAX_BYTES
+        || !(bytes | addr).is_multiple_of(32)
+        || t.hw != Hardware::UB
+        || bytes > t.len as u64
+        || (!load
+            && (!matches!(
+                t.pos,
+                TPosition::VECOUT | TPosition::VECIN | TPosition::VECCALC
+            ) || core.sync.atomic.op.is_some()))
+        || addr + bytes > core.mem.size(Hardware::UB) as u64
         || g.offset() % T::SIZE != 0
         || g.check(API, 0, bytes).is_err()
         || !core.profile.supports(DataPath::GmUb)
         || !core.profile.gm_ub_dtypes.contains(T::DTYPE)
-        || Owner::check_live(owner, core, API, "").is_err()
+        || Owner::check_live(t.owner, core, API, "").is_err()
     {
         return false;
     }
-    let n = bytes as usize;
-    let (a, gp) = (addr as usize, g.ptr(0));
+    let (n, a, gp) = (bytes as usize, addr as usize, g.ptr(0));
     if load {
         let ub = &mut core.mem.bytes_mut(Hardware::UB)[a..a + n];
         // SAFETY: `gp` starts `n` bytes inside `g`'s allocation (checked above), which never
@@ -398,7 +383,24 @@ fn copy_count_dense<T: Element>(
         // SAFETY: as above, writing instead of reading.
         unsafe { dma::host_copy(ub.as_ptr(), gp, n) };
     }
-    let acc = dma::Blocks::contiguous(bytes).accesses(dst.endpoint(), src.endpoint());
+    // The (read, write) accesses of one block of `bytes`, as the general path records them.
+    let run = |write: bool, space: Space, base: u64| Access {
+        write,
+        space,
+        base,
+        len: bytes as u32,
+        blocks: 1,
+        block_stride: bytes,
+        repeats: 1,
+        repeat_stride: 0,
+    };
+    let gm = run(!load, Space::Gm(g.region_id()), g.offset() as u64);
+    let ub = run(load, Space::Local(Hardware::UB), addr);
+    let (pipe, acc) = if load {
+        (Pipe::MTE2, [gm, ub])
+    } else {
+        (Pipe::MTE3, [ub, gm])
+    };
     core.issue(pipe, API, loc, &acc);
     true
 }
@@ -412,9 +414,6 @@ fn copy_count<T: Element>(
     src: Side,
     count: i64,
 ) -> Result<()> {
-    if copy_count_dense::<T>(core, loc, dst, src, count) {
-        return Ok(());
-    }
     let rt = route(core, src, dst)?;
     if !(0..1 << 32).contains(&count) {
         return Err(SimError::range(API, "calCount", count, "[0, 2^32)"));
@@ -503,14 +502,22 @@ macro_rules! count_forms {
         impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for $c {
             fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
                 with_core(API, loc, |core| {
-                    copy_count::<T>(core, loc, Side::local(dst), Side::Gm(src.gm(API)?), self as i64)
+                    let g = src.gm(API)?;
+                    if copy_gm_ub_dense(core, loc, dst, g, self as i64, true) {
+                        return Ok(());
+                    }
+                    copy_count::<T>(core, loc, Side::local(dst), Side::Gm(g), self as i64)
                 })
             }
         }
         impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for $c {
             fn copy(self, dst: &GlobalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
                 with_core(API, loc, |core| {
-                    copy_count::<T>(core, loc, Side::Gm(dst.gm(API)?), Side::local(src), self as i64)
+                    let g = dst.gm(API)?;
+                    if copy_gm_ub_dense(core, loc, src, g, self as i64, false) {
+                        return Ok(());
+                    }
+                    copy_count::<T>(core, loc, Side::Gm(g), Side::local(src), self as i64)
                 })
             }
         }

@@ -12,8 +12,8 @@ use crate::api::tensor::LocalTensor;
 use crate::core::vector::{dense2, map2, map3, REPEAT_BYTES};
 use crate::dtype::Element;
 use crate::error::{Result, SourceLoc};
-use crate::position::Hardware;
 use crate::numeric::{Arith, BitArith, FloatArith};
+use crate::position::Hardware;
 
 /// Lanes per repeat of an instruction whose widest operand has `size`-byte elements.
 pub(crate) const fn lanes_for(size: usize) -> u32 {
