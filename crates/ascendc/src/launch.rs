@@ -257,9 +257,10 @@ impl Launch {
         self
     }
 
-    /// Keeps or drops the full per-instruction record; counts are always kept. By default the
-    /// record is kept only when something reads it: the hazard checker or a trace or timing
-    /// report. (The inter-block GM race check keeps its own compact GM footprint instead.)
+    /// Keeps or drops the full per-instruction record in the report; counts are always kept. By
+    /// default the report keeps it only for a trace or timing report. The hazard checker reads
+    /// each block's record as the block ends, whatever this says. (The inter-block GM race check
+    /// keeps its own compact GM footprint instead.)
     pub fn record_trace(mut self, on: bool) -> Launch {
         self.record = Some(on);
         self
@@ -291,8 +292,9 @@ impl Launch {
     }
 
     /// Reports missing synchronisation inside each core (RAW/WAR/WAW between pipes not ordered by
-    /// a barrier or flags, double `SetFlag`, `WaitFlag` without `SetFlag`) as warnings. Keeps
-    /// the instruction record.
+    /// a barrier or flags, double `SetFlag`, `WaitFlag` without `SetFlag`) as warnings. Each
+    /// block records its instructions and is checked as it ends; the report keeps the records
+    /// only when [`record_trace`](Launch::record_trace) (or timing) asks for them.
     pub fn check_hazards(mut self, on: bool) -> Launch {
         self.check_hazards = on;
         self
@@ -301,6 +303,14 @@ impl Launch {
     /// Chooses how a level-2 DataCopy treats counts that are not whole 32-byte blocks.
     pub fn count_rounding(mut self, mode: CountRounding) -> Launch {
         self.options.count_rounding = mode;
+        self
+    }
+
+    /// Lets calls take their fast paths (on by default): contiguous level-2 copies as one host
+    /// copy, same-type level-2 element-wise calls as one pass. Off, every call goes through the
+    /// general lowering; results, counts, records and diagnostics are the same either way.
+    pub fn fast_paths(mut self, on: bool) -> Launch {
+        self.options.fast_paths = on;
         self
     }
 
@@ -366,7 +376,10 @@ impl Launch {
         let (cores, group): (Vec<CoreId>, Vec<u32>) = self.cores().into_iter().unzip();
         let timing = self.trace_path.is_some() || self.timing_report;
         let mut resolved = self.clone();
-        resolved.options.record_trace = self.record.unwrap_or(self.check_hazards || timing);
+        // The report keeps the record when asked or for timing; the hazard checker reads each
+        // block's record as the block ends and then drops it.
+        let keep = self.record.unwrap_or(timing);
+        resolved.options.record_trace = keep || self.check_hazards;
         // The schedule check also reads the footprint (GM bytes written by float atomics).
         resolved.options.gm_log =
             (self.check_gm_races || self.schedule.is_some()) && cores.len() > 1;
@@ -388,7 +401,7 @@ impl Launch {
             self.schedule,
         ));
         // The hazard check of a block runs on its thread as soon as the block ends.
-        let check_hazards = this.options.record_trace && self.check_hazards;
+        let check_hazards = self.check_hazards;
         type Outcome = (usize, BlockReport, Option<SimError>, Vec<Diagnostic>);
         let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::with_capacity(cores.len()));
         // Each thread keeps its outcomes and hands them over once, at its end.
@@ -396,10 +409,14 @@ impl Launch {
             sched::install(sched.clone(), i);
             let (b, e, m) = this.run_block(cores[i], i, &kernel, memory);
             sched::uninstall();
+            let mut b = b;
             let hazards = match check_hazards {
                 true => crate::check::hazards(&b.trace, b.block_idx),
                 false => Vec::new(),
             };
+            if !keep {
+                b.trace.forget_record();
+            }
             out.push((i, b, e, hazards));
             m
         };
@@ -444,6 +461,8 @@ impl Launch {
                 );
             });
         }
+        // Blocks that ran on this thread may have left it the memory of a dropped record.
+        crate::core::trace::Trace::release_spare();
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
         // Indices are unique: an in-place unstable sort gives the launch order.
         results.sort_unstable_by_key(|(i, _, _, _)| *i);

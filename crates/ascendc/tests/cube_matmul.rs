@@ -171,6 +171,7 @@ fn run_matmul<T: Element, C: Element>(t: Tile, a: &[T], b: &[T]) -> (Vec<C>, Lau
     let report = Launch::new(tiles)
         .kernel_mode(KernelMode::Aic)
         .check_hazards(true)
+        .record_trace(true)
         .run(|| matmul_tile::<T, C>(&t, &aa, &ba, &ca, tiles_n))
         .unwrap_or_else(|e| panic!("{e}"));
     (gc.to_vec::<C>(), report)

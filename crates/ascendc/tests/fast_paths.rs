@@ -1,6 +1,6 @@
-//! The level-2 vector fast path (dense operands, record off) against the general path (taken
-//! whenever the instruction record is kept): same UB bytes, same mask state afterwards, same
-//! instruction counts, same diagnostics, on a normal-mode product (910, where a long count
+//! The level-2 fast paths (dense vector operands, contiguous copies) against the general path
+//! (`Launch::fast_paths(false)`): same UB bytes, same mask state afterwards, same instruction
+//! counts and records, same diagnostics, on a normal-mode product (910, where a long count
 //! lowers to several 255-repeat instructions) and a counter-mode one (A2).
 
 use ascendc::chip::{ChipProfile, ASCEND910, ASCEND910B};
@@ -22,11 +22,13 @@ enum Op {
     HalfAdd,
 }
 
-/// What a run leaves: the scratch bytes, the V-pipe instruction count and the diagnostics.
-type Outcome = (Vec<u8>, u64, Vec<String>);
+/// What a run leaves: the scratch bytes, the V-pipe instruction count, the diagnostics and the
+/// recorded instructions (empty with the record off).
+type Outcome = (Vec<u8>, u64, Vec<String>, Vec<String>);
 
 fn run(
     profile: &'static ChipProfile,
+    fast: bool,
     record: bool,
     op: Op,
     n: u32,
@@ -35,6 +37,7 @@ fn run(
     let out = Mutex::new(Vec::new());
     let report = Launch::new(1)
         .profile(profile)
+        .fast_paths(fast)
         .record_trace(record)
         .run(|| {
             let mut pipe = TPipe::new();
@@ -77,7 +80,13 @@ fn run(
         .map_err(|e| e.to_string())?;
     let diags = report.diagnostics().map(|d| d.message.clone()).collect();
     let v_count = report.blocks[0].count(Pipe::V);
-    Ok((out.into_inner().unwrap(), v_count, diags))
+    let trace = &report.blocks[0].trace;
+    let instrs = trace
+        .instructions()
+        .iter()
+        .map(|i| format!("{:?} {} {:?}", i.pipe, i.api, trace.accesses(i)))
+        .collect();
+    Ok((out.into_inner().unwrap(), v_count, diags, instrs))
 }
 
 fn op_strategy() -> impl Strategy<Value = Op> {
@@ -113,11 +122,12 @@ proptest! {
         n in prop_oneof![1u32..300, 300u32..12_000],
         layout in layout_strategy(),
         normal_mode in any::<bool>(),
+        record in any::<bool>(),
     ) {
         let profile = if normal_mode { &ASCEND910 } else { &ASCEND910B };
         let offs = layout.map(|b| b * 32);
-        let general = run(profile, true, op, n, offs);
-        let fast = run(profile, false, op, n, offs);
+        let general = run(profile, false, record, op, n, offs);
+        let fast = run(profile, true, record, op, n, offs);
         prop_assert_eq!(general, fast);
     }
 }
@@ -126,8 +136,8 @@ proptest! {
 #[test]
 fn long_count_splits_into_instructions_on_normal_mode_products() {
     let n = 255 * 128 + 60 * 128 + 7;
-    let general = run(&ASCEND910, true, Op::HalfAdd, n, [0, 0, 80 * 1024]).unwrap();
-    let fast = run(&ASCEND910, false, Op::HalfAdd, n, [0, 0, 80 * 1024]).unwrap();
+    let general = run(&ASCEND910, false, true, Op::HalfAdd, n, [0, 0, 80 * 1024]).unwrap();
+    let fast = run(&ASCEND910, true, true, Op::HalfAdd, n, [0, 0, 80 * 1024]).unwrap();
     // Two instructions for the 315 full repeats (255 + 60), one for the tail, one probe.
     assert_eq!(fast.1, 4);
     assert_eq!(general, fast);

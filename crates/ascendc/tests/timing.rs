@@ -506,12 +506,17 @@ fn the_record_is_kept_only_when_something_reads_it() {
     assert!(plain.timeline.is_none());
     for l in [
         Launch::new(1).report(true),
-        Launch::new(1).check_hazards(true),
         Launch::new(1).record_trace(true),
+        Launch::new(1).check_hazards(true).record_trace(true),
     ] {
         let r = l.run(kernel).unwrap();
         assert!(!r.blocks[0].trace.instructions().is_empty());
     }
+    // The hazard checker reads each block's record as the block ends; unless asked, the report
+    // does not keep it.
+    let checked = Launch::new(1).check_hazards(true).run(kernel).unwrap();
+    assert!(checked.blocks[0].trace.instructions().is_empty());
+    assert_eq!(checked.blocks[0].count(Pipe::V), 1);
     // The inter-core race check of a multi-core launch reads a compact GM footprint instead.
     let multi = Launch::new(2).run(kernel).unwrap();
     assert!(multi.blocks[0].trace.instructions().is_empty());

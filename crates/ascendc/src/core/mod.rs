@@ -42,6 +42,9 @@ pub struct CoreOptions {
     pub count_rounding: CountRounding,
     /// fp16 results saturate (±65504, NaN → 0) instead of producing Inf/NaN.
     pub fp16_saturation: bool,
+    /// Calls may take their fast paths (direct contiguous copies and element-wise passes);
+    /// otherwise every call goes through the general lowering, with the same results.
+    pub fast_paths: bool,
 }
 
 impl Default for CoreOptions {
@@ -51,6 +54,7 @@ impl Default for CoreOptions {
             gm_log: false,
             count_rounding: CountRounding::Hardware,
             fp16_saturation: true,
+            fast_paths: true,
         }
     }
 }

@@ -313,6 +313,19 @@ fn cache_slot(words: [u64; 4]) -> usize {
 }
 
 impl Record {
+    /// Empties the record, keeping its memory.
+    fn clear(&mut self) {
+        self.instrs.clear();
+        self.bases.clear();
+        self.shapes.clear();
+        self.site_table.clear();
+        self.site_index.clear();
+        self.site_cache.fill(u32::MAX);
+        self.shape_table.clear();
+        self.shape_index.clear();
+        self.shape_cache.fill(u32::MAX);
+    }
+
     fn site(&mut self, api: &'static str, location: SourceLoc) -> u32 {
         let key = (
             (api.as_ptr() as usize, api.len()),
@@ -451,6 +464,11 @@ impl InstrRef<'_> {
     pub(crate) fn accesses(&self) -> impl ExactSizeIterator<Item = Access> + '_ {
         self.record.range(self.index).map(|k| self.record.access(k))
     }
+}
+
+thread_local! {
+    /// The memory of the last record this thread forgot, for its next one.
+    static SPARE: std::cell::Cell<Option<Box<Kept>>> = const { std::cell::Cell::new(None) };
 }
 
 /// The compact record and, once asked for, its expansion.
@@ -630,6 +648,22 @@ impl Trace {
         }
     }
 
+    /// Drops the kept record (counts and the GM footprint stay). Its memory goes to the next
+    /// record this thread starts, so that a launch checking block after block does not allocate
+    /// and fault in fresh pages for each.
+    pub fn forget_record(&mut self) {
+        if let Some(mut kept) = self.kept.take() {
+            kept.record.clear();
+            kept.expanded = OnceLock::new();
+            SPARE.with(|s| s.set(Some(kept)));
+        }
+    }
+
+    /// Frees the memory [`Trace::forget_record`] left for this thread's next record.
+    pub fn release_spare() {
+        SPARE.with(|s| drop(s.take()));
+    }
+
     #[inline(never)]
     fn push(
         &mut self,
@@ -640,7 +674,9 @@ impl Trace {
         accesses: &[Access],
         lanes: u16,
     ) {
-        let kept = self.kept.get_or_insert_with(Box::default);
+        let kept = self
+            .kept
+            .get_or_insert_with(|| SPARE.with(|s| s.take()).unwrap_or_default());
         if kept.expanded.get().is_some() {
             kept.expanded = OnceLock::new();
         }

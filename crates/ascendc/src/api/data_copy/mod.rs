@@ -354,6 +354,7 @@ fn copy_gm_ub_dense<T: Element>(
     let bytes = count as u64 * T::SIZE as u64;
     let addr = t.addr as u64;
     if !(1..=MAX_BYTES as i64).contains(&count)
+        || !core.options.fast_paths
         || bytes > MAX_BYTES
         || !(bytes | addr).is_multiple_of(32)
         || t.hw != Hardware::UB

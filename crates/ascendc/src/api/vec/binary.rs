@@ -75,7 +75,8 @@ pub(crate) fn binary<T: Element, F: Fn(T, T, bool) -> T>(
                 let (d, a, b) = (dst.addr as u64, src0.addr as u64, src1.addr as u64);
                 let ub = core.mem.bytes_mut(Hardware::UB);
                 dense2(ub, n, d, a, b, a == d || b == d, |x: T, y: T| f(x, y, sat));
-                dense::finish(core, lanes_for(T::SIZE), n as u64);
+                let ops = [(d, T::SIZE, true), (a, T::SIZE, false), (b, T::SIZE, false)];
+                dense::finish(core, api, loc, lanes_for(T::SIZE), n as u64, &ops);
                 return Ok(());
             }
         }

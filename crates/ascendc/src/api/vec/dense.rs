@@ -1,20 +1,21 @@
 //! The level-2 fast path of element-wise calls whose operands all have one element type: when
 //! every operand is a whole-block-aligned run of the first `count` elements of a live UB tensor
 //! and the destination either is a source exactly or overlaps none, the call is one contiguous
-//! pass over the elements. The general path ([`super::run`]) gives the same bytes, counts and
-//! mask state, and reports any error; this path only steps aside.
+//! pass over the elements. The general path ([`super::run`]) gives the same bytes, counts, mask
+//! state and instruction record, and reports any error; this path only steps aside.
 
 use super::BLOCK;
 use crate::api::tensor::{LocalTensor, Owner};
-use crate::core::trace::Pipe;
-use crate::core::vector::contiguous_mask_bits;
+use crate::core::trace::{Access, Pipe, Space};
+use crate::core::vector::{contiguous_mask_bits, Enable, Operand, Shape};
 use crate::core::Core;
 use crate::dtype::Element;
+use crate::error::SourceLoc;
 use crate::position::Hardware;
 
 /// The element count of a level-2 call of `n` elements writing `dst` from `srcs` when it can run
-/// as one contiguous pass (no instruction record or IA check active); `None` sends the call down
-/// the general path.
+/// as one contiguous pass (fast paths on, no IA check active); `None` sends the call down the
+/// general path.
 #[inline]
 pub(crate) fn same_type_run<T: Element>(
     core: &Core,
@@ -23,7 +24,7 @@ pub(crate) fn same_type_run<T: Element>(
     dst: &LocalTensor<T>,
     srcs: &[&LocalTensor<T>],
 ) -> Option<usize> {
-    if core.trace.enabled() || core.ia.active() || !(1..=i32::MAX as i64).contains(&n) {
+    if !core.options.fast_paths || core.ia.active() || !(1..=i32::MAX as i64).contains(&n) {
         return None;
     }
     let bytes = n as u64 * T::SIZE as u64;
@@ -46,20 +47,91 @@ pub(crate) fn same_type_run<T: Element>(
     Some(n as usize)
 }
 
-/// Counts the instructions a contiguous pass of `n` elements at `lanes` lanes per repeat stands
-/// for, and leaves the mask state as they would (counter mode ends with it off and the mask full;
-/// otherwise the mask keeps the last repeat's lanes).
+/// One operand of a contiguous pass: byte address in UB, element size in bytes, written or read.
+pub(crate) type RunOperand = (u64, usize, bool);
+
+/// Counts the instructions a contiguous pass of `n` elements at `lanes` lanes per repeat over
+/// `ops` stands for (recording them as the general path would when the record is kept), and
+/// leaves the mask state as they would: counter mode ends with it off and the mask full;
+/// otherwise the mask keeps the last repeat's lanes.
 #[inline]
-pub(crate) fn finish(core: &mut Core, lanes: u32, n: u64) {
+pub(crate) fn finish(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    lanes: u32,
+    n: u64,
+    ops: &[RunOperand],
+) {
     let per = lanes as u64;
+    if core.trace.enabled() {
+        record(core, api, loc, lanes, n, ops);
+    }
     if core.profile.counter_mode {
-        core.trace.count(Pipe::V, 1);
+        if !core.trace.enabled() {
+            core.trace.count(Pipe::V, 1);
+        }
         core.vector.counter_mode = false;
         core.vector.mask = [u64::MAX; 2];
     } else {
         let (nrep, tail) = (n / per, n % per);
-        core.trace
-            .count(Pipe::V, nrep.div_ceil(255) + u64::from(tail > 0));
+        if !core.trace.enabled() {
+            core.trace
+                .count(Pipe::V, nrep.div_ceil(255) + u64::from(tail > 0));
+        }
         core.vector.mask = contiguous_mask_bits(if tail > 0 { tail } else { per }, lanes);
+    }
+}
+
+/// Records the instructions of a contiguous pass as the general path lowers a level-2 count:
+/// one counter-mode instruction, or (normal mode) instructions of at most 255 full repeats and
+/// one for the partial tail, each operand contiguous.
+#[cold]
+#[inline(never)]
+fn record(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    lanes: u32,
+    n: u64,
+    ops: &[RunOperand],
+) {
+    let per = lanes as u64;
+    let issue = |core: &mut Core, shape: Shape, first: u64| {
+        let mut acc = [Access::contiguous(false, Space::Local(Hardware::UB), 0, 0); 6];
+        for (a, &(addr, size, write)) in acc.iter_mut().zip(ops) {
+            *a = Operand::contiguous(addr + first * size as u64, size, lanes)
+                .access(write, size, &shape);
+        }
+        core.issue_vector(api, loc, &acc[..ops.len()], lanes);
+    };
+    if core.profile.counter_mode {
+        let shape = Shape {
+            lanes,
+            repeats: n.div_ceil(per) as u32,
+            enable: Enable::Counter(n),
+        };
+        issue(core, shape, 0);
+        return;
+    }
+    let (nrep, tail) = (n / per, n % per);
+    let mut done = 0;
+    while done < nrep {
+        let r = (nrep - done).min(255);
+        let shape = Shape {
+            lanes,
+            repeats: r as u32,
+            enable: Enable::Bits(contiguous_mask_bits(per, lanes)),
+        };
+        issue(core, shape, done * per);
+        done += r;
+    }
+    if tail > 0 {
+        let shape = Shape {
+            lanes,
+            repeats: 1,
+            enable: Enable::Bits(contiguous_mask_bits(tail, lanes)),
+        };
+        issue(core, shape, nrep * per);
     }
 }

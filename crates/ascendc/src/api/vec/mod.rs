@@ -355,7 +355,7 @@ pub(crate) fn run_bits(
     mut exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
 ) -> Result<()> {
     if let (Issue::Count(n), true) = (issue, bits.is_empty()) {
-        if run_dense_count(core, api, lanes, n, ops, &mut exec) {
+        if run_dense_count(core, api, loc, lanes, n, ops, &mut exec) {
             return Ok(());
         }
     }
@@ -580,21 +580,22 @@ pub(crate) fn run_bits(
 
 /// The common level-2 call, without building the general path's instruction plan: every
 /// operand a live, 32-byte aligned UB tensor holding `n` dense elements, each source either
-/// disjoint from the destination or the same bytes of the same type, the record off and no
-/// `CheckLocalMemoryIA` range armed. The general
-/// path would give no warning for such a call, lower it to instructions that differ only in how
-/// the elements are grouped (the operation is element-wise), and leave the same mask state; this
-/// runs them as one counter-shaped pass and counts the instructions. Returns `false`, having
-/// done nothing, when the call needs the general path (which also reports any error).
+/// disjoint from the destination or the same bytes of the same type, fast paths on and no
+/// `CheckLocalMemoryIA` range armed. The general path would give no warning for such a call,
+/// lower it to instructions that differ only in how the elements are grouped (the operation is
+/// element-wise), and leave the same mask state; this runs them as one counter-shaped pass and
+/// counts (or records) the instructions. Returns `false`, having done nothing, when the call
+/// needs the general path (which also reports any error).
 fn run_dense_count(
     core: &mut Core,
     api: &'static str,
+    loc: SourceLoc,
     lanes: u32,
     n: i64,
     ops: &[Opnd],
     exec: &mut impl FnMut(&mut [u8], &Shape, &[Operand]),
 ) -> bool {
-    if core.trace.enabled()
+    if !core.options.fast_paths
         || core.ia.active()
         || !(1..=i32::MAX as i64).contains(&n)
         || ops.len() > 6
@@ -641,7 +642,11 @@ fn run_dense_count(
         &shape,
         &operands[..ops.len()],
     );
-    dense::finish(core, lanes, n);
+    let mut run_ops = [(0, 0, false); 6];
+    for (r, o) in run_ops.iter_mut().zip(ops) {
+        *r = (o.addr as u64, o.size, o.write);
+    }
+    dense::finish(core, api, loc, lanes, n, &run_ops[..ops.len()]);
     true
 }
 
