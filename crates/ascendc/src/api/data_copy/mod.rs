@@ -365,7 +365,7 @@ fn copy_gm_ub_dense<T: Element>(
                 TPosition::VECOUT | TPosition::VECIN | TPosition::VECCALC
             ) || core.sync.atomic.op.is_some()))
         || addr + bytes > core.mem.size(Hardware::UB) as u64
-        || g.offset() % T::SIZE != 0
+        || !g.offset().is_multiple_of(T::SIZE)
         || g.check(API, 0, bytes).is_err()
         || !core.profile.supports(DataPath::GmUb)
         || !core.profile.gm_ub_dtypes.contains(T::DTYPE)
