@@ -354,6 +354,34 @@ impl AscLocal {
             shape,
         }
     }
+
+    /// Writes the plain-data form of `t` into `out` in place, its ShapeInfo only when it has
+    /// one (the C++ side reads `shape` only when `has_shape` is 1): a queue operation returns a
+    /// handle on every call, and building the whole struct to copy it out costs more than the
+    /// operation.
+    ///
+    /// # Safety
+    /// `out` is valid for writes.
+    #[inline(always)]
+    pub unsafe fn write<T: ascendc::Element>(t: &LocalTensor<T>, out: *mut AscLocal) {
+        let (pos, hw, addr, len, owner) = t.to_parts();
+        let (owner_queue, owner_buf, owner_gen) = owner.unwrap_or((0, 0, 0));
+        let o = &mut *out;
+        o.addr = addr;
+        o.len = len;
+        o.owner_queue = owner_queue;
+        o.owner_gen = owner_gen;
+        o.owner_buf = owner_buf;
+        o.pos = pos as u8;
+        o.hw = hw as u8;
+        match t.get_shape_info() {
+            Some(s) => {
+                o.has_shape = 1;
+                o.shape = AscShape::of(&s);
+            }
+            None => o.has_shape = 0,
+        }
+    }
 }
 
 thread_local! {

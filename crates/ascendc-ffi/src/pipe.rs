@@ -205,7 +205,7 @@ unsafe fn que_op(
     out: *mut AscLocal,
 ) -> Result<(), SimError> {
     match op {
-        0 => *out = AscLocal::of(&q.alloc_tensor::<u8>()?),
+        0 => AscLocal::write(&q.alloc_tensor::<u8>()?, out),
         1 | 3 => {
             let mut t = LocalTensor::<u8>::default();
             (*input).load(&mut t)?;
@@ -215,7 +215,7 @@ unsafe fn que_op(
                 q.free_tensor(&t)?
             }
         }
-        2 => *out = AscLocal::of(&q.deque::<u8>()?),
+        2 => AscLocal::write(&q.deque::<u8>()?, out),
         _ => q.free_all_event()?,
     }
     Ok(())
