@@ -160,26 +160,26 @@ impl GmBuffer {
 }
 
 /// A small number naming the calling thread (never 0).
-#[inline]
+#[inline(always)]
 fn thread_token() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
     thread_local! {
         static TOKEN: Cell<u64> = const { Cell::new(0) };
     }
+    /// Gives this thread its token (the first time it asks).
+    #[cold]
+    #[inline(never)]
+    fn first(t: &Cell<u64>) -> u64 {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        t.set(n);
+        n
+    }
     TOKEN.with(|t| match t.get() {
-        0 => {
-            let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            t.set(n);
-            n
-        }
+        0 => first(t),
         n => n,
     })
 }
 
-/// One thread's share of a region. The GM addresses a thread derives from one another count
-/// their references in the share of that thread, so blocks running on different host threads
-/// never write the same reference count (a count written by two cores bounces between their
-/// caches on every `GlobalTensor::operator[]`).
 struct Share {
     thread: u64,
     region: Arc<GmRegion>,

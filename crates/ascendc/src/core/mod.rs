@@ -205,7 +205,7 @@ impl Core {
     }
 
     /// Records an instruction.
-    #[inline]
+    #[inline(always)]
     pub fn issue(&mut self, pipe: Pipe, api: &'static str, loc: SourceLoc, accesses: &[Access]) {
         if self.ia.active() {
             self.ia.check(pipe, api, accesses);

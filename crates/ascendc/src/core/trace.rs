@@ -615,7 +615,7 @@ impl Trace {
     }
 
     /// Records one instruction.
-    #[inline]
+    #[inline(always)]
     pub fn record(
         &mut self,
         pipe: Pipe,
@@ -628,7 +628,7 @@ impl Trace {
     }
 
     /// Records one instruction with its lanes per repeat (vector instructions).
-    #[inline]
+    #[inline(always)]
     pub fn record_lanes(
         &mut self,
         pipe: Pipe,
