@@ -83,17 +83,20 @@ pub(crate) fn with_core<R>(
     loc: SourceLoc,
     f: impl FnOnce(&mut Core) -> Result<R>,
 ) -> Result<R> {
-    enter(|core| match core {
-        None => Err(no_core(api, loc)),
-        Some(core) => match f(core) {
-            // A CheckLocalMemoryIA exception raised by the call's instructions fails it.
-            Ok(r) => match core.ia.take_fault() {
-                None => Ok(r),
-                Some(e) => Err(core.fail(e, loc)),
+    enter(
+        #[inline(always)]
+        |core| match core {
+            None => Err(no_core(api, loc)),
+            Some(core) => match f(core) {
+                // A CheckLocalMemoryIA exception raised by the call's instructions fails it.
+                Ok(r) => match core.ia.take_fault() {
+                    None => Ok(r),
+                    Some(e) => Err(core.fail(e, loc)),
+                },
+                Err(e) => Err(core.fail(e, loc)),
             },
-            Err(e) => Err(core.fail(e, loc)),
         },
-    })
+    )
 }
 
 #[cold]

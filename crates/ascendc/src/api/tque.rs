@@ -456,9 +456,12 @@ macro_rules! queue_methods {
         #[inline(always)]
         pub fn alloc_tensor<T: Element>(&mut self) -> Result<LocalTensor<T>> {
             let loc = SourceLoc::caller();
-            with_core("TQue::AllocTensor", loc, |core| {
-                self.q.alloc_tensor(core, loc)
-            })
+            with_core(
+                "TQue::AllocTensor",
+                loc,
+                #[inline(always)]
+                |core| self.q.alloc_tensor(core, loc),
+            )
         }
 
         /// Hands a filled tensor to the consumer side (`EnQue`).
@@ -466,7 +469,12 @@ macro_rules! queue_methods {
         #[inline(always)]
         pub fn enque<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
             let loc = SourceLoc::caller();
-            with_core("TQue::EnQue", loc, |core| self.q.enque(core, t, loc))
+            with_core(
+                "TQue::EnQue",
+                loc,
+                #[inline(always)]
+                |core| self.q.enque(core, t, loc),
+            )
         }
 
         /// Takes the oldest enqueued tensor (`DeQue`).
@@ -474,7 +482,12 @@ macro_rules! queue_methods {
         #[inline(always)]
         pub fn deque<T: Element>(&mut self) -> Result<LocalTensor<T>> {
             let loc = SourceLoc::caller();
-            with_core("TQue::DeQue", loc, |core| self.q.deque(core, loc))
+            with_core(
+                "TQue::DeQue",
+                loc,
+                #[inline(always)]
+                |core| self.q.deque(core, loc),
+            )
         }
 
         /// Returns a tensor's buffer to the queue (`FreeTensor`).
@@ -482,9 +495,12 @@ macro_rules! queue_methods {
         #[inline(always)]
         pub fn free_tensor<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
             let loc = SourceLoc::caller();
-            with_core("TQue::FreeTensor", loc, |core| {
-                self.q.free_tensor(core, t, loc)
-            })
+            with_core(
+                "TQue::FreeTensor",
+                loc,
+                #[inline(always)]
+                |core| self.q.free_tensor(core, t, loc),
+            )
         }
 
         /// Waits and releases every free-event ID the queue holds (`FreeAllEvent`).

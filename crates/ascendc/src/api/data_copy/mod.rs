@@ -466,6 +466,7 @@ pub trait DataCopyArgs<D: ?Sized, S: ?Sized> {
 /// `DataCopy(dst, src, params | count)`: GM→VECIN/A1/B1, UB→UB, UB→L1, L1→BT/FB and
 /// VECOUT/L1/CO2→GM, per product.
 #[track_caller]
+#[inline(always)]
 pub fn data_copy<D: ?Sized, S: ?Sized, A: DataCopyArgs<D, S>>(
     dst: &D,
     src: &S,
@@ -501,8 +502,9 @@ impl<T: Element> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for DataCopyParams
 macro_rules! count_forms {
     ($($c:ty),*) => {$(
         impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for $c {
+            #[inline(always)]
             fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
-                with_core(API, loc, |core| {
+                with_core(API, loc, #[inline(always)] |core| {
                     let g = src.gm(API)?;
                     if copy_gm_ub_dense(core, loc, dst, g, self as i64, true) {
                         return Ok(());
@@ -512,8 +514,9 @@ macro_rules! count_forms {
             }
         }
         impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for $c {
+            #[inline(always)]
             fn copy(self, dst: &GlobalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
-                with_core(API, loc, |core| {
+                with_core(API, loc, #[inline(always)] |core| {
                     let g = dst.gm(API)?;
                     if copy_gm_ub_dense(core, loc, src, g, self as i64, false) {
                         return Ok(());

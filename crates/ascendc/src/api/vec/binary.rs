@@ -58,6 +58,7 @@ pub(crate) fn operands<D: Element, A: Element, B: Element>(
 }
 
 /// Runs `dst = f(src0, src1, sat)` on every enabled lane.
+#[inline(always)]
 pub(crate) fn binary<T: Element, F: Fn(T, T, bool) -> T>(
     api: &'static str,
     support: &OpSupport,
@@ -67,30 +68,35 @@ pub(crate) fn binary<T: Element, F: Fn(T, T, bool) -> T>(
     p: BinaryRepeatParams,
     f: F,
 ) -> Result<()> {
-    with_core(api, loc, |core| {
-        check_dtype(core, api, T::DTYPE, support)?;
-        let sat = core.vector.fp16_saturation;
-        if let Issue::Count(n) = issue {
-            if let Some(n) = dense::same_type_run(core, api, n, dst, &[src0, src1]) {
-                let (d, a, b) = (dst.addr as u64, src0.addr as u64, src1.addr as u64);
-                let ub = core.mem.bytes_mut(Hardware::UB);
-                dense2(ub, n, d, a, b, a == d || b == d, |x: T, y: T| f(x, y, sat));
-                let ops = [(d, T::SIZE, true), (a, T::SIZE, false), (b, T::SIZE, false)];
-                dense::finish(core, api, loc, lanes_for(T::SIZE), n as u64, &ops);
-                return Ok(());
+    with_core(
+        api,
+        loc,
+        #[inline(always)]
+        |core| {
+            check_dtype(core, api, T::DTYPE, support)?;
+            let sat = core.vector.fp16_saturation;
+            if let Issue::Count(n) = issue {
+                if let Some(n) = dense::same_type_run(core, api, n, dst, &[src0, src1]) {
+                    let (d, a, b) = (dst.addr as u64, src0.addr as u64, src1.addr as u64);
+                    let ub = core.mem.bytes_mut(Hardware::UB);
+                    dense2(ub, n, d, a, b, a == d || b == d, |x: T, y: T| f(x, y, sat));
+                    let ops = [(d, T::SIZE, true), (a, T::SIZE, false), (b, T::SIZE, false)];
+                    dense::finish(core, api, loc, lanes_for(T::SIZE), n as u64, &ops);
+                    return Ok(());
+                }
             }
-        }
-        let ops = operands(dst, src0, src1, &p);
-        run(
-            core,
-            api,
-            loc,
-            lanes_for(T::SIZE),
-            issue,
-            &ops,
-            |ub, shape, o| map2(ub, shape, o[0], o[1], o[2], |a: T, b: T| f(a, b, sat)),
-        )
-    })
+            let ops = operands(dst, src0, src1, &p);
+            run(
+                core,
+                api,
+                loc,
+                lanes_for(T::SIZE),
+                issue,
+                &ops,
+                |ub, shape, o| map2(ub, shape, o[0], o[1], o[2], |a: T, b: T| f(a, b, sat)),
+            )
+        },
+    )
 }
 
 /// Runs `dst = f(src0, src1, dst, sat)` on every enabled lane (the destination is also read).
@@ -189,6 +195,7 @@ macro_rules! binary_op {
         #[doc = concat!("`", $api, "(dst, src0, src1, count)`: level 2, `", $formula,
             "` for the first `count` elements (or [`KEEP_MASK`](super::KEEP_MASK)).")]
         #[track_caller]
+        #[inline(always)]
         pub fn $name<T: $bound>(
             dst: &LocalTensor<T>,
             src0: &LocalTensor<T>,
