@@ -159,7 +159,11 @@ fn add_pattern(n: usize) {
             run(false, false, Some(1)),
         );
         let expected: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
-        assert_eq!(zg.to_vec::<f32>(), expected, "simulated and native results differ");
+        assert_eq!(
+            zg.to_vec::<f32>(),
+            expected,
+            "simulated and native results differ"
+        );
         println!(
             "{tile:>6} {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x",
             off.0,

@@ -82,8 +82,9 @@ const DENSE: u64 = 1 << 16;
 struct Buckets {
     /// Per memory: the first bucket used and the lists from it on.
     spaces: Vec<(Space, u64, Vec<Vec<u32>>)>,
-    /// The last GM allocation looked up (an index into `spaces`).
-    last: usize,
+    /// Per slot `id % 8`, a GM allocation `id` looked up and its index in `spaces` plus one
+    /// (0: empty): a kernel alternates between a few allocations.
+    gm: [(u64, usize); 8],
     /// Per on-chip memory (by `Hardware as usize`), its index in `spaces` plus one (0: none).
     local: [usize; 8],
     sparse: HashMap<(Space, u64), Vec<u32>>,
@@ -93,25 +94,30 @@ struct Buckets {
 impl Buckets {
     /// Index of `space` in `spaces`, added with `page` as its first bucket when new.
     fn space(&mut self, space: Space, page: u64) -> usize {
-        if let Space::Local(h) = space {
-            let k = &mut self.local[h as usize % 8];
-            if *k == 0 {
-                self.spaces.push((space, page, Vec::new()));
-                *k = self.spaces.len();
+        let id = match space {
+            Space::Local(h) => {
+                let k = &mut self.local[h as usize % 8];
+                if *k == 0 {
+                    self.spaces.push((space, page, Vec::new()));
+                    *k = self.spaces.len();
+                }
+                return *k - 1;
             }
-            return *k - 1;
+            Space::Gm(id) => id,
+        };
+        let slot = &mut self.gm[id as usize % 8];
+        if slot.0 == id && slot.1 != 0 {
+            return slot.1 - 1;
         }
-        if self.spaces.get(self.last).is_some_and(|e| e.0 == space) {
-            return self.last;
-        }
-        self.last = match self.spaces.iter().position(|e| e.0 == space) {
+        let i = match self.spaces.iter().position(|e| e.0 == space) {
             Some(i) => i,
             None => {
                 self.spaces.push((space, page, Vec::new()));
                 self.spaces.len() - 1
             }
         };
-        self.last
+        *slot = (id, i + 1);
+        i
     }
 
     fn list(&mut self, space: Space, page: u64) -> Option<&Vec<u32>> {
