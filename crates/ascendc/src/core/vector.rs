@@ -492,7 +492,17 @@ fn assert_dense_range<E>(ub: &[u8], at: u64, n: usize) {
     );
 }
 
-fn dense1<D: Pod, A: Pod>(ub: &mut [u8], n: usize, d: u64, a: u64, same: bool, f: impl Fn(A) -> D) {
+/// `d[i] = f(a[i])` over `n` elements at byte addresses `d` and `a` of `ub` (each an aligned run
+/// inside it, checked here); the runs are disjoint or the same bytes (`same`).
+#[inline]
+pub(crate) fn dense1<D: Pod, A: Pod>(
+    ub: &mut [u8],
+    n: usize,
+    d: u64,
+    a: u64,
+    same: bool,
+    f: impl Fn(A) -> D,
+) {
     assert_dense_range::<D>(ub, d, n);
     assert_dense_range::<A>(ub, a, n);
     let base = ub.as_mut_ptr();

@@ -18,6 +18,7 @@ use crate::numeric::{Arith, BitArith};
 /// Runs `dst = f(src, scalar, sat)` on every enabled lane: a one-source instruction with the
 /// scalar as a constant operand.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn scalar_op<T: Element, F: Fn(T, T, bool) -> T>(
     api: &'static str,
     support: &OpSupport,
@@ -39,6 +40,7 @@ macro_rules! scalar_op {
         #[doc = concat!("`", $api, "(dst, src, scalar, count)`: level 2, `", $formula,
             "` for the first `count` elements (or [`KEEP_MASK`](super::KEEP_MASK)).")]
         #[track_caller]
+        #[inline(always)]
         pub fn $name<T: $bound>(
             dst: &LocalTensor<T>,
             src: &LocalTensor<T>,

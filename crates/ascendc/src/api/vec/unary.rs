@@ -8,13 +8,14 @@
 
 use super::binary::lanes_for;
 use super::support::{self, OpSupport};
-use super::{check_dtype, run, Count, Issue, Mask, Opnd, UnaryRepeatParams};
+use super::{check_dtype, dense, run, Count, Issue, Mask, Opnd, UnaryRepeatParams};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
-use crate::core::vector::map1;
+use crate::core::vector::{dense1, map1};
 use crate::dtype::Element;
 use crate::error::{Result, SourceLoc};
 use crate::numeric::{Arith, BitArith, FloatArith};
+use crate::position::Hardware;
 
 /// The two operands of a one-source instruction.
 pub(crate) fn unary_operands<D: Element, S: Element>(
@@ -42,6 +43,7 @@ pub(crate) fn unary_operands<D: Element, S: Element>(
 
 /// Runs `dst = f(src, sat)` on every enabled lane, with `T` checked against `support`.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn unary<T: Element, F: Fn(T, bool) -> T>(
     api: &'static str,
     support: &OpSupport,
@@ -52,20 +54,35 @@ pub(crate) fn unary<T: Element, F: Fn(T, bool) -> T>(
     p: UnaryRepeatParams,
     f: F,
 ) -> Result<()> {
-    with_core(api, loc, |core| {
-        check_dtype(core, api, T::DTYPE, support)?;
-        let ops = unary_operands(dst, src, &p);
-        let sat = core.vector.fp16_saturation;
-        run(
-            core,
-            api,
-            loc,
-            lanes_for(T::SIZE),
-            issue,
-            &ops,
-            |ub, shape, o| map1(ub, shape, o[0], o[1], |a: T| f(a, sat)),
-        )
-    })
+    with_core(
+        api,
+        loc,
+        #[inline(always)]
+        |core| {
+            check_dtype(core, api, T::DTYPE, support)?;
+            let sat = core.vector.fp16_saturation;
+            if let Issue::Count(n) = issue {
+                if let Some(n) = dense::same_type_run(core, api, n, dst, &[src]) {
+                    let (d, a) = (dst.addr as u64, src.addr as u64);
+                    let ub = core.mem.bytes_mut(Hardware::UB);
+                    dense1(ub, n, d, a, a == d, |x: T| f(x, sat));
+                    let ops = [(d, T::SIZE, true), (a, T::SIZE, false)];
+                    dense::finish(core, api, loc, lanes_for(T::SIZE), n as u64, &ops);
+                    return Ok(());
+                }
+            }
+            let ops = unary_operands(dst, src, &p);
+            run(
+                core,
+                api,
+                loc,
+                lanes_for(T::SIZE),
+                issue,
+                &ops,
+                |ub, shape, o| map1(ub, shape, o[0], o[1], |a: T| f(a, sat)),
+            )
+        },
+    )
 }
 
 macro_rules! unary_op {
@@ -73,6 +90,7 @@ macro_rules! unary_op {
         #[doc = concat!("`", $api, "(dst, src, count)`: level 2, `", $formula,
             "` for the first `count` elements (or [`KEEP_MASK`](super::KEEP_MASK)).")]
         #[track_caller]
+        #[inline(always)]
         pub fn $name<T: $bound>(
             dst: &LocalTensor<T>,
             src: &LocalTensor<T>,
