@@ -29,6 +29,14 @@ struct Life {
     reset: Option<(u32, SourceLoc)>,
 }
 
+impl Life {
+    /// True while allocation `gen` of the buffer may be used.
+    #[inline(always)]
+    fn is_live(&self, gen: u32) -> bool {
+        self.live == gen && gen != 0
+    }
+}
+
 /// Slots of the direct-mapped index of [`BufferLives`].
 const INDEX: usize = 64;
 
@@ -60,18 +68,27 @@ impl BufferLives {
         (queue as usize).wrapping_mul(4).wrapping_add(buf as usize) % INDEX
     }
 
+    /// The life of buffer `buf` of queue `queue` when the direct-mapped index points at it (the
+    /// common case), with its position in `lives`.
+    #[inline(always)]
+    fn indexed(&self, queue: u32, buf: u16) -> Option<(usize, &Life)> {
+        let i = (self.index[Self::slot(queue, buf)] as usize).checked_sub(1)?;
+        self.lives
+            .get(i)
+            .filter(|l| l.queue == queue && l.buf == buf)
+            .map(|l| (i, l))
+    }
+
     /// The position in `lives` of buffer `buf` of queue `queue`.
     #[inline]
     fn position(&self, queue: u32, buf: u16) -> Option<usize> {
-        let hint = self.index[Self::slot(queue, buf)] as usize;
-        if let Some(l) = hint.checked_sub(1).and_then(|i| self.lives.get(i)) {
-            if l.queue == queue && l.buf == buf {
-                return Some(hint - 1);
-            }
+        match self.indexed(queue, buf) {
+            Some((i, _)) => Some(i),
+            None => self
+                .lives
+                .iter()
+                .position(|l| l.queue == queue && l.buf == buf),
         }
-        self.lives
-            .iter()
-            .position(|l| l.queue == queue && l.buf == buf)
     }
 
     #[inline]
@@ -183,11 +200,11 @@ impl BufferLives {
         gen: u32,
     ) -> Result<()> {
         // The common case: the indexed slot holds the buffer and the allocation is live.
-        let hint = self.index[Self::slot(queue, buf)] as usize;
-        if let Some(l) = hint.checked_sub(1).and_then(|i| self.lives.get(i)) {
-            if l.queue == queue && l.buf == buf && l.live == gen && gen != 0 {
-                return Ok(());
-            }
+        if self
+            .indexed(queue, buf)
+            .is_some_and(|(_, l)| l.is_live(gen))
+        {
+            return Ok(());
         }
         self.check_slow(api, name, queue, buf, gen)
     }
@@ -204,7 +221,7 @@ impl BufferLives {
         let Some(l) = self.find(queue, buf) else {
             return Ok(());
         };
-        if l.live == gen && gen != 0 {
+        if l.is_live(gen) {
             return Ok(());
         }
         Self::stale(l, api, name, buf, gen)

@@ -13,7 +13,6 @@ use crate::core::vector::{dense2, map2, map3, REPEAT_BYTES};
 use crate::dtype::Element;
 use crate::error::{Result, SourceLoc};
 use crate::numeric::{Arith, BitArith, FloatArith};
-use crate::position::Hardware;
 
 /// Lanes per repeat of an instruction whose widest operand has `size`-byte elements.
 pub(crate) const fn lanes_for(size: usize) -> u32 {
@@ -75,15 +74,11 @@ pub(crate) fn binary<T: Element, F: Fn(T, T, bool) -> T>(
         |core| {
             check_dtype(core, api, T::DTYPE, support)?;
             let sat = core.vector.fp16_saturation;
-            if let Issue::Count(n) = issue {
-                if let Some(n) = dense::same_type_run(core, api, n, dst, &[src0, src1]) {
-                    let (d, a, b) = (dst.addr as u64, src0.addr as u64, src1.addr as u64);
-                    let ub = core.mem.bytes_mut(Hardware::UB);
-                    dense2(ub, n, d, a, b, a == d || b == d, |x: T, y: T| f(x, y, sat));
-                    let ops = [(d, T::SIZE, true), (a, T::SIZE, false), (b, T::SIZE, false)];
-                    dense::finish(core, api, loc, lanes_for(T::SIZE), n as u64, &ops);
-                    return Ok(());
-                }
+            let pass = |ub: &mut [u8], n, d, [a, b]: [u64; 2]| {
+                dense2(ub, n, d, a, b, a == d || b == d, |x: T, y: T| f(x, y, sat))
+            };
+            if dense::try_pass(core, api, loc, issue, dst, [src0, src1], pass) {
+                return Ok(());
             }
             let ops = operands(dst, src0, src1, &p);
             run(

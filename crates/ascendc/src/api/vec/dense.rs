@@ -4,7 +4,8 @@
 //! pass over the elements. The general path ([`super::run`]) gives the same bytes, counts, mask
 //! state and instruction record, and reports any error; this path only steps aside.
 
-use super::BLOCK;
+use super::binary::lanes_for;
+use super::{Issue, BLOCK};
 use crate::api::tensor::{LocalTensor, Owner};
 use crate::core::trace::{Access, Pipe, Space};
 use crate::core::vector::{contiguous_mask_bits, Enable, Operand, Shape};
@@ -17,7 +18,7 @@ use crate::position::Hardware;
 /// as one contiguous pass (fast paths on, no IA check active); `None` sends the call down the
 /// general path.
 #[inline]
-pub(crate) fn same_type_run<T: Element>(
+fn same_type_run<T: Element>(
     core: &Core,
     api: &'static str,
     n: i64,
@@ -47,6 +48,37 @@ pub(crate) fn same_type_run<T: Element>(
     Some(n as usize)
 }
 
+/// Runs a same-type level-2 call writing `dst` from `srcs` as one contiguous pass when it can
+/// ([`same_type_run`]): `pass` gets the UB bytes, the element count and the byte addresses of
+/// `dst` and `srcs`; the instructions are then counted or recorded ([`finish`]). Returns
+/// `false`, having done nothing, when the call needs the general path.
+#[inline(always)]
+pub(crate) fn try_pass<T: Element, const N: usize>(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    issue: Issue,
+    dst: &LocalTensor<T>,
+    srcs: [&LocalTensor<T>; N],
+    pass: impl FnOnce(&mut [u8], usize, u64, [u64; N]),
+) -> bool {
+    const { assert!(N < 6, "a vector instruction has at most six operands") };
+    let Issue::Count(n) = issue else {
+        return false;
+    };
+    let Some(n) = same_type_run(core, api, n, dst, &srcs) else {
+        return false;
+    };
+    let (d, a) = (dst.addr as u64, srcs.map(|s| s.addr as u64));
+    pass(core.mem.bytes_mut(Hardware::UB), n, d, a);
+    let mut ops = [(d, T::SIZE, true); 6];
+    for (o, &s) in ops[1..].iter_mut().zip(&a) {
+        *o = (s, T::SIZE, false);
+    }
+    finish(core, api, loc, lanes_for(T::SIZE), n as u64, &ops[..N + 1]);
+    true
+}
+
 /// One operand of a contiguous pass: byte address in UB, element size in bytes, written or read.
 pub(crate) type RunOperand = (u64, usize, bool);
 
@@ -54,7 +86,7 @@ pub(crate) type RunOperand = (u64, usize, bool);
 /// `ops` stands for (recording them as the general path would when the record is kept), and
 /// leaves the mask state as they would: counter mode ends with it off and the mask full;
 /// otherwise the mask keeps the last repeat's lanes.
-#[inline]
+#[inline(always)]
 pub(crate) fn finish(
     core: &mut Core,
     api: &'static str,
@@ -64,21 +96,21 @@ pub(crate) fn finish(
     ops: &[RunOperand],
 ) {
     let per = lanes as u64;
+    let tail = n % per;
     if core.trace.enabled() {
         record(core, api, loc, lanes, n, ops);
+    } else {
+        let instructions = if core.profile.counter_mode {
+            1
+        } else {
+            (n / per).div_ceil(255) + u64::from(tail > 0)
+        };
+        core.trace.count(Pipe::V, instructions);
     }
     if core.profile.counter_mode {
-        if !core.trace.enabled() {
-            core.trace.count(Pipe::V, 1);
-        }
         core.vector.counter_mode = false;
         core.vector.mask = [u64::MAX; 2];
     } else {
-        let (nrep, tail) = (n / per, n % per);
-        if !core.trace.enabled() {
-            core.trace
-                .count(Pipe::V, nrep.div_ceil(255) + u64::from(tail > 0));
-        }
         core.vector.mask = contiguous_mask_bits(if tail > 0 { tail } else { per }, lanes);
     }
 }

@@ -15,7 +15,6 @@ use crate::core::vector::{dense1, map1};
 use crate::dtype::Element;
 use crate::error::{Result, SourceLoc};
 use crate::numeric::{Arith, BitArith, FloatArith};
-use crate::position::Hardware;
 
 /// The two operands of a one-source instruction.
 pub(crate) fn unary_operands<D: Element, S: Element>(
@@ -61,15 +60,10 @@ pub(crate) fn unary<T: Element, F: Fn(T, bool) -> T>(
         |core| {
             check_dtype(core, api, T::DTYPE, support)?;
             let sat = core.vector.fp16_saturation;
-            if let Issue::Count(n) = issue {
-                if let Some(n) = dense::same_type_run(core, api, n, dst, &[src]) {
-                    let (d, a) = (dst.addr as u64, src.addr as u64);
-                    let ub = core.mem.bytes_mut(Hardware::UB);
-                    dense1(ub, n, d, a, a == d, |x: T| f(x, sat));
-                    let ops = [(d, T::SIZE, true), (a, T::SIZE, false)];
-                    dense::finish(core, api, loc, lanes_for(T::SIZE), n as u64, &ops);
-                    return Ok(());
-                }
+            let pass =
+                |ub: &mut [u8], n, d, [a]: [u64; 1]| dense1(ub, n, d, a, a == d, |x: T| f(x, sat));
+            if dense::try_pass(core, api, loc, issue, dst, [src], pass) {
+                return Ok(());
             }
             let ops = unary_operands(dst, src, &p);
             run(
