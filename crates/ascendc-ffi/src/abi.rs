@@ -310,6 +310,27 @@ impl AscLocal {
         self.load_checked(t)
     }
 
+    /// [`AscLocal::load`] for a call made at `loc` outside a location scope ([`call_at`]).
+    #[inline(always)]
+    pub fn load_at<T: ascendc::Element>(
+        &self,
+        t: &mut LocalTensor<T>,
+        loc: SourceLoc,
+    ) -> Result<(), SimError> {
+        if self.has_shape == 0 {
+            if let (Some(&pos), Some(&hw), Some(sizes)) = (
+                POSITIONS.get(self.pos as usize),
+                BUFFERS.get(self.hw as usize),
+                SIZES.with(Cell::get),
+            ) {
+                if t.assign_parts_within(&sizes, pos, hw, self.addr, self.len, self.owner()) {
+                    return Ok(());
+                }
+            }
+        }
+        loc.scope(|| self.load_checked(t))
+    }
+
     /// [`AscLocal::load`] the long way: checked on the running core (which reports a handle
     /// outside its buffer, or one made outside a kernel), with the ShapeInfo.
     #[inline(never)]
@@ -400,6 +421,18 @@ pub fn call(loc: AscLoc, f: impl FnOnce() -> Result<(), SimError>) -> i32 {
             Ok(()) => 0,
             Err(e) => failed(e, loc),
         })
+    }))
+    .unwrap_or_else(|panic| failed(panic_error(panic), loc))
+}
+
+/// [`call`] for an entry point that hands the C++ call site to the API itself: `f` gets the
+/// location, and no location scope is set around it.
+#[inline(always)]
+pub fn call_at(loc: AscLoc, f: impl FnOnce(SourceLoc) -> Result<(), SimError>) -> i32 {
+    let loc = loc.source();
+    catch_unwind(AssertUnwindSafe(|| match f(loc) {
+        Ok(()) => 0,
+        Err(e) => failed(e, loc),
     }))
     .unwrap_or_else(|panic| failed(panic_error(panic), loc))
 }

@@ -1,10 +1,10 @@
 //! `TPipe`, `TQue` / `TQueBind` and `TBuf` behind opaque handles owned by the C++ objects.
 
-use crate::abi::{call, dtype, position, AscLoc, AscLocal};
+use crate::abi::{call, call_at, dtype, position, AscLoc, AscLocal};
 use crate::sync::event;
 use crate::with_dtype;
 use ascendc::api::tque::DynQue;
-use ascendc::error::SimError;
+use ascendc::error::{SimError, SourceLoc};
 use ascendc::position::QuePosition;
 use ascendc::{LocalTensor, TBuf, TPipe, TPosition};
 
@@ -203,20 +203,21 @@ unsafe fn que_op(
     op: u8,
     input: *const AscLocal,
     out: *mut AscLocal,
+    loc: SourceLoc,
 ) -> Result<(), SimError> {
     match op {
-        0 => AscLocal::write(&q.alloc_tensor::<u8>()?, out),
+        0 => AscLocal::write(&q.alloc_tensor_at::<u8>(loc)?, out),
         1 | 3 => {
             let mut t = LocalTensor::<u8>::default();
-            (*input).load(&mut t)?;
+            (*input).load_at(&mut t, loc)?;
             if op == 1 {
-                q.enque(&t)?
+                q.enque_at(&t, loc)?
             } else {
-                q.free_tensor(&t)?
+                q.free_tensor_at(&t, loc)?
             }
         }
-        2 => AscLocal::write(&q.deque::<u8>()?, out),
-        _ => q.free_all_event()?,
+        2 => AscLocal::write(&q.deque_at::<u8>(loc)?, out),
+        _ => loc.scope(|| q.free_all_event())?,
     }
     Ok(())
 }
@@ -236,9 +237,9 @@ pub unsafe extern "C" fn ascendc_que_op(
     out: *mut AscLocal,
     loc: AscLoc,
 ) -> i32 {
-    call(loc, || {
+    call_at(loc, |loc| {
         dtype(elem)?;
-        que_op(&mut *que, op, input, out)
+        que_op(&mut *que, op, input, out, loc)
     })
 }
 

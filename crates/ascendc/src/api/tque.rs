@@ -636,6 +636,50 @@ impl DynQue {
         }
     }
     queue_methods!();
+
+    /// `AllocTensor` called at `loc` (a front end's call site).
+    #[inline(always)]
+    pub fn alloc_tensor_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
+        with_core(
+            "TQue::AllocTensor",
+            loc,
+            #[inline(always)]
+            |core| self.q.alloc_tensor(core, loc),
+        )
+    }
+
+    /// `EnQue` called at `loc`.
+    #[inline(always)]
+    pub fn enque_at<T: Element>(&mut self, t: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
+        with_core(
+            "TQue::EnQue",
+            loc,
+            #[inline(always)]
+            |core| self.q.enque(core, t, loc),
+        )
+    }
+
+    /// `DeQue` called at `loc`.
+    #[inline(always)]
+    pub fn deque_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
+        with_core(
+            "TQue::DeQue",
+            loc,
+            #[inline(always)]
+            |core| self.q.deque(core, loc),
+        )
+    }
+
+    /// `FreeTensor` called at `loc`.
+    #[inline(always)]
+    pub fn free_tensor_at<T: Element>(&mut self, t: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
+        with_core(
+            "TQue::FreeTensor",
+            loc,
+            #[inline(always)]
+            |core| self.q.free_tensor(core, t, loc),
+        )
+    }
 }
 
 impl Queue for DynQue {
