@@ -296,16 +296,8 @@ impl AscLocal {
     /// against this block's cached buffer sizes, without entering the core or moving tensors.
     #[inline(always)]
     pub fn load<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {
-        if self.has_shape == 0 {
-            if let (Some(&pos), Some(&hw), Some(sizes)) = (
-                POSITIONS.get(self.pos as usize),
-                BUFFERS.get(self.hw as usize),
-                SIZES.with(Cell::get),
-            ) {
-                if t.assign_parts_within(&sizes, pos, hw, self.addr, self.len, self.owner()) {
-                    return Ok(());
-                }
-            }
+        if self.load_within(t) {
+            return Ok(());
         }
         self.load_checked(t)
     }
@@ -317,18 +309,29 @@ impl AscLocal {
         t: &mut LocalTensor<T>,
         loc: SourceLoc,
     ) -> Result<(), SimError> {
-        if self.has_shape == 0 {
-            if let (Some(&pos), Some(&hw), Some(sizes)) = (
-                POSITIONS.get(self.pos as usize),
-                BUFFERS.get(self.hw as usize),
-                SIZES.with(Cell::get),
-            ) {
-                if t.assign_parts_within(&sizes, pos, hw, self.addr, self.len, self.owner()) {
-                    return Ok(());
-                }
-            }
+        if self.load_within(t) {
+            return Ok(());
         }
         loc.scope(|| self.load_checked(t))
+    }
+
+    /// The common case of a load: a handle without a ShapeInfo inside its buffer (by this
+    /// block's cached buffer sizes); false when the long way must decide.
+    #[inline(always)]
+    fn load_within<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> bool {
+        if self.has_shape != 0 {
+            return false;
+        }
+        match (
+            POSITIONS.get(self.pos as usize),
+            BUFFERS.get(self.hw as usize),
+            SIZES.with(Cell::get),
+        ) {
+            (Some(&pos), Some(&hw), Some(sizes)) => {
+                t.assign_parts_within(&sizes, pos, hw, self.addr, self.len, self.owner())
+            }
+            _ => false,
+        }
     }
 
     /// [`AscLocal::load`] the long way: checked on the running core (which reports a handle

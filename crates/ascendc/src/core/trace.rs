@@ -108,6 +108,17 @@ impl HardEvent {
     /// Number of event kinds.
     pub const COUNT: usize = 35;
 
+    /// Every event kind, indexed by `HardEvent as usize`.
+    pub const ALL: [HardEvent; HardEvent::COUNT] = {
+        use HardEvent::*;
+        [
+            MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
+            MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2,
+            MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S,
+            FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX,
+        ]
+    };
+
     /// The (setting, waiting) pipes of the event.
     pub const fn pipes(self) -> (Pipe, Pipe) {
         use HardEvent::*;
@@ -260,18 +271,62 @@ pub struct GmTouch {
     epoch: u32,
 }
 
-/// One kept instruction (20 bytes): its call site and the first of its accesses as indices
-/// into the trace's tables.
+/// One kept instruction (12 bytes): its call site as an index into the trace's site table and
+/// its number of accesses (the accesses of consecutive instructions follow one another).
 #[derive(Debug, Clone, Copy)]
 struct Packed {
-    kind: InstrKind,
     site: u32,
-    first: u32,
-    lanes: u16,
+    /// Lanes per repeat (operations, barriers) or the flag id (`SetFlag`, `WaitFlag`).
+    arg: u32,
     pipe: Pipe,
+    /// 0: operation, 1: barrier, 2: `SetFlag`, 3: `WaitFlag`.
+    tag: u8,
+    /// The flag's event (`HardEvent as u8`).
+    event: u8,
+    /// Number of accesses; [`MANY`]: listed in [`Record::many`].
+    accesses: u8,
 }
 
-const _: () = assert!(std::mem::size_of::<Packed>() == 20);
+/// [`Packed::accesses`] of an instruction with this many accesses or more.
+const MANY: u8 = u8::MAX;
+
+const _: () = assert!(std::mem::size_of::<Packed>() == 12);
+
+impl Packed {
+    fn new(pipe: Pipe, kind: InstrKind, site: u32, lanes: u16, accesses: usize) -> Packed {
+        let (tag, event, arg) = match kind {
+            InstrKind::Op => (0, 0, lanes as u32),
+            InstrKind::Barrier => (1, 0, lanes as u32),
+            InstrKind::SetFlag(e, id) => (2, e as u8, id),
+            InstrKind::WaitFlag(e, id) => (3, e as u8, id),
+        };
+        Packed {
+            site,
+            arg,
+            pipe,
+            tag,
+            event,
+            accesses: accesses.min(MANY as usize) as u8,
+        }
+    }
+
+    fn kind(&self) -> InstrKind {
+        let e = HardEvent::ALL[self.event as usize];
+        match self.tag {
+            0 => InstrKind::Op,
+            1 => InstrKind::Barrier,
+            2 => InstrKind::SetFlag(e, self.arg),
+            _ => InstrKind::WaitFlag(e, self.arg),
+        }
+    }
+
+    fn lanes(&self) -> u16 {
+        match self.tag {
+            0 | 1 => self.arg as u16,
+            _ => 0,
+        }
+    }
+}
 
 /// An access pattern without its base address (interned: a loop repeats a few of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -291,11 +346,13 @@ const CACHE_BITS: u32 = 10;
 /// A call site by address: API string and file string (pointer, length), line, column.
 type SiteKey = ((usize, usize), (usize, usize), u32, u32);
 
-/// The kept record: 20 bytes per instruction and 12 per access, call sites and access shapes
+/// The kept record: 12 bytes per instruction and 12 per access, call sites and access shapes
 /// stored once each.
 #[derive(Debug, Clone, Default)]
 struct Record {
     instrs: Vec<Packed>,
+    /// Access counts of [`MANY`] or more, by instruction index.
+    many: HashMap<u32, u32>,
     bases: Vec<u64>,
     shapes: Vec<u32>,
     site_table: Vec<(&'static str, SourceLoc)>,
@@ -316,6 +373,7 @@ impl Record {
     /// Empties the record, keeping its memory.
     fn clear(&mut self) {
         self.instrs.clear();
+        self.many.clear();
         self.bases.clear();
         self.shapes.clear();
         self.site_table.clear();
@@ -413,35 +471,87 @@ impl Record {
         }
     }
 
-    /// The index range of instruction `i`'s accesses.
-    fn range(&self, i: usize) -> std::ops::Range<usize> {
-        let end = self
-            .instrs
-            .get(i + 1)
-            .map_or(self.bases.len(), |n| n.first as usize);
-        self.instrs[i].first as usize..end
-    }
-
-    fn instr(&self, i: usize) -> Instr {
-        let p = self.instrs[i];
-        let (api, location) = self.site_table[p.site as usize];
-        let r = self.range(i);
-        Instr {
-            pipe: p.pipe,
-            api,
-            kind: p.kind,
-            location,
-            lanes: p.lanes,
-            accesses: (r.start as u32, r.end as u32),
+    /// Number of accesses of instruction `i`.
+    #[inline]
+    fn count(&self, i: usize) -> usize {
+        match self.instrs[i].accesses {
+            MANY => self.many[&(i as u32)] as usize,
+            n => n as usize,
         }
     }
 }
 
+/// The kept instructions in order, each with the index range of its accesses.
+struct InstrIter<'a> {
+    record: Option<&'a Record>,
+    /// Next instruction from the front, and its first access.
+    front: (usize, usize),
+    /// One past the next instruction from the back, and one past its last access.
+    back: (usize, usize),
+}
+
+impl<'a> InstrIter<'a> {
+    fn new(record: Option<&'a Record>) -> InstrIter<'a> {
+        InstrIter {
+            record,
+            front: (0, 0),
+            back: record.map_or((0, 0), |r| (r.instrs.len(), r.bases.len())),
+        }
+    }
+}
+
+impl<'a> Iterator for InstrIter<'a> {
+    type Item = InstrRef<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<InstrRef<'a>> {
+        if self.front.0 == self.back.0 {
+            return None;
+        }
+        let record = self.record?;
+        let (index, first) = self.front;
+        let end = first + record.count(index);
+        self.front = (index + 1, end);
+        Some(InstrRef {
+            record,
+            index,
+            accesses: first..end,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back.0 - self.front.0;
+        (n, Some(n))
+    }
+}
+
+impl DoubleEndedIterator for InstrIter<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.front.0 == self.back.0 {
+            return None;
+        }
+        let record = self.record?;
+        let (index, end) = (self.back.0 - 1, self.back.1);
+        let first = end - record.count(index);
+        self.back = (index, first);
+        Some(InstrRef {
+            record,
+            index,
+            accesses: first..end,
+        })
+    }
+}
+
+impl ExactSizeIterator for InstrIter<'_> {}
+
 /// One kept instruction as the checks read it, without building an [`Instr`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct InstrRef<'a> {
     record: &'a Record,
     index: usize,
+    /// Index range of its accesses in the record.
+    accesses: std::ops::Range<usize>,
 }
 
 impl InstrRef<'_> {
@@ -452,7 +562,7 @@ impl InstrRef<'_> {
 
     /// Kind.
     pub(crate) fn kind(&self) -> InstrKind {
-        self.record.instrs[self.index].kind
+        self.record.instrs[self.index].kind()
     }
 
     /// Index of its call site in the trace's site table ([`Trace::site`]).
@@ -462,7 +572,7 @@ impl InstrRef<'_> {
 
     /// Its accesses.
     pub(crate) fn accesses(&self) -> impl ExactSizeIterator<Item = Access> + '_ {
-        self.record.range(self.index).map(|k| self.record.access(k))
+        self.accesses.clone().map(|k| self.record.access(k))
     }
 }
 
@@ -682,19 +792,16 @@ impl Trace {
         }
         let r = &mut kept.record;
         let site = r.site(api, location);
-        let first = r.bases.len() as u32;
         for a in accesses {
             let shape = r.shape(a);
             r.shapes.push(shape);
             r.bases.push(a.base);
         }
-        r.instrs.push(Packed {
-            kind,
-            site,
-            first,
-            lanes,
-            pipe,
-        });
+        if accesses.len() >= MANY as usize {
+            r.many.insert(r.instrs.len() as u32, accesses.len() as u32);
+        }
+        r.instrs
+            .push(Packed::new(pipe, kind, site, lanes, accesses.len()));
     }
 
     /// Counts `n` instructions on `pipe` without recording them (only valid while the record
@@ -733,8 +840,20 @@ impl Trace {
         };
         kept.expanded.get_or_init(|| {
             let r = &kept.record;
+            let instr = |i: InstrRef| {
+                let p = r.instrs[i.index];
+                let (api, location) = r.site_table[p.site as usize];
+                Instr {
+                    pipe: p.pipe,
+                    api,
+                    kind: p.kind(),
+                    location,
+                    lanes: p.lanes(),
+                    accesses: (i.accesses.start as u32, i.accesses.end as u32),
+                }
+            };
             (
-                (0..r.instrs.len()).map(|i| r.instr(i)).collect(),
+                InstrIter::new(Some(r)).map(instr).collect(),
                 (0..r.bases.len()).map(|k| r.access(k)).collect(),
             )
         })
@@ -744,11 +863,7 @@ impl Trace {
     pub(crate) fn instrs(
         &self,
     ) -> impl DoubleEndedIterator<Item = InstrRef<'_>> + ExactSizeIterator + '_ {
-        let record = self.kept.as_deref().map(|k| &k.record);
-        (0..record.map_or(0, |r| r.instrs.len())).map(move |index| InstrRef {
-            record: record.expect("an index implies a record"),
-            index,
-        })
+        InstrIter::new(self.kept.as_deref().map(|k| &k.record))
     }
 
     /// API and source line of a call site of [`InstrRef::site`].
@@ -826,25 +941,52 @@ mod tests {
                 ..copy[1]
             }];
             t.record_lanes(Pipe::V, "Add", InstrKind::Op, there, &add, 64);
-            expected.push((Pipe::MTE2, "DataCopy", here, 0, copy.to_vec()));
-            expected.push((Pipe::MTE2, "SetFlag", there, 0, Vec::new()));
-            expected.push((Pipe::V, "Add", there, 64, add.to_vec()));
+            expected.push((
+                Pipe::MTE2,
+                "DataCopy",
+                InstrKind::Op,
+                here,
+                0,
+                copy.to_vec(),
+            ));
+            expected.push((Pipe::MTE2, "SetFlag", e, there, 0, Vec::new()));
+            expected.push((Pipe::V, "Add", InstrKind::Op, there, 64, add.to_vec()));
         }
-        // 20 bytes per instruction and 12 per access, plus a few sites and shapes.
+        // 12 bytes per instruction and 12 per access, plus a few sites and shapes.
         let n = t.instructions().len();
         assert_eq!(n, 30_000);
         assert!(
-            t.record_bytes() < 20 * n + 12 * 30_000 + 1024,
+            t.record_bytes() < 12 * n + 12 * 30_000 + 1024,
             "{}",
             t.record_bytes()
         );
-        for (ins, (pipe, api, loc, lanes, acc)) in t.instructions().iter().zip(&expected) {
+        // An instruction with more accesses than the packed count holds, between two others.
+        let many: Vec<Access> = (0..300)
+            .map(|k| Access::contiguous(false, ub, k * 64, 32))
+            .collect();
+        let wait = InstrKind::WaitFlag(HardEvent::FIX_FIX, 70_000);
+        t.record(Pipe::V, "Gather", InstrKind::Op, here, &many);
+        t.record(Pipe::FIX, "WaitFlag", wait, there, &[]);
+        let tail = [Access::contiguous(true, ub, 0, 32)];
+        t.record(Pipe::V, "Duplicate", InstrKind::Op, here, &tail);
+        expected.push((Pipe::V, "Gather", InstrKind::Op, here, 0, many));
+        expected.push((Pipe::FIX, "WaitFlag", wait, there, 0, Vec::new()));
+        expected.push((Pipe::V, "Duplicate", InstrKind::Op, here, 0, tail.to_vec()));
+        assert_eq!(t.instructions().len(), expected.len());
+        for (ins, (pipe, api, kind, loc, lanes, acc)) in t.instructions().iter().zip(&expected) {
             assert_eq!(
-                (ins.pipe, ins.api, ins.location, ins.lanes),
-                (*pipe, *api, *loc, *lanes)
+                (ins.pipe, ins.api, ins.kind, ins.location, ins.lanes),
+                (*pipe, *api, *kind, *loc, *lanes)
             );
             assert_eq!(t.accesses(ins), &acc[..]);
         }
+        // The checks' reader walks the record both ways.
+        let forward: Vec<Vec<Access>> = t.instrs().map(|i| i.accesses().collect()).collect();
+        let mut backward: Vec<Vec<Access>> =
+            t.instrs().rev().map(|i| i.accesses().collect()).collect();
+        backward.reverse();
+        assert_eq!(forward, backward);
+        assert!(forward.iter().zip(&expected).all(|(a, e)| a == &e.5));
         // Recording after a read rebuilds the lists.
         t.record(Pipe::MTE3, "DataCopy", InstrKind::Barrier, here, &[]);
         let last = t.instructions().last().copied().unwrap();
