@@ -31,6 +31,8 @@ struct Live {
     site: u32,
     /// The buckets it is filed under (`None`: the wide list).
     span: Span,
+    /// Index of its memory in the address index ([`Buckets::space`]).
+    sp: u32,
     /// Issue order over all accesses; identifies the occupant of a slot.
     id: u64,
     /// False while the slot is free.
@@ -76,8 +78,8 @@ fn same_pattern(a: &Access, b: &Access) -> bool {
 /// Buckets per memory held in a vector (from the first one used; 32 MiB); others go to a map.
 const DENSE: u64 = 1 << 16;
 
-/// The address index: per memory and bucket, the slots of the live accesses touching it, in
-/// issue order. Emptied lists hand their storage back to a pool.
+/// The address index: per memory and bucket, the slots of the live accesses touching it (in no
+/// particular order). Emptied lists hand their storage back to a pool.
 #[derive(Default)]
 struct Buckets {
     /// Per memory: the first bucket used and the lists from it on.
@@ -87,18 +89,19 @@ struct Buckets {
     gm: [(u64, usize); 8],
     /// Per on-chip memory (by `Hardware as usize`), its index in `spaces` plus one (0: none).
     local: [usize; 8],
-    sparse: HashMap<(Space, u64), Vec<u32>>,
+    /// Lists outside a memory's dense range, by (index in `spaces`, bucket).
+    sparse: HashMap<(usize, u64), Vec<u32>>,
     spare: Vec<Vec<u32>>,
 }
 
 impl Buckets {
-    /// Index of `space` in `spaces`, added with `page` as its first bucket when new.
-    fn space(&mut self, space: Space, page: u64) -> usize {
+    /// Index of `space` in `spaces`, added with bucket `first` as its first dense one when new.
+    fn space(&mut self, space: Space, first: u64) -> usize {
         let id = match space {
             Space::Local(h) => {
                 let k = &mut self.local[h as usize % 8];
                 if *k == 0 {
-                    self.spaces.push((space, page, Vec::new()));
+                    self.spaces.push((space, first, Vec::new()));
                     *k = self.spaces.len();
                 }
                 return *k - 1;
@@ -112,7 +115,7 @@ impl Buckets {
         let i = match self.spaces.iter().position(|e| e.0 == space) {
             Some(i) => i,
             None => {
-                self.spaces.push((space, page, Vec::new()));
+                self.spaces.push((space, first, Vec::new()));
                 self.spaces.len() - 1
             }
         };
@@ -120,20 +123,20 @@ impl Buckets {
         i
     }
 
-    fn list(&mut self, space: Space, page: u64) -> Option<&Vec<u32>> {
-        let i = self.space(space, page);
-        let (_, origin, dense) = &self.spaces[i];
-        match page.checked_sub(*origin).filter(|&d| d < DENSE) {
+    /// The list of bucket `bucket` of memory `sp` (an index from [`Buckets::space`]).
+    #[inline]
+    fn list(&self, sp: usize, bucket: u64) -> Option<&Vec<u32>> {
+        let (_, origin, dense) = &self.spaces[sp];
+        match bucket.checked_sub(*origin).filter(|&d| d < DENSE) {
             Some(d) => dense.get(d as usize),
-            None => self.sparse.get(&(space, page)),
+            None => self.sparse.get(&(sp, bucket)),
         }
     }
 
-    fn push(&mut self, space: Space, page: u64, slot: u32) {
-        let i = self.space(space, page);
-        let (_, origin, dense) = &mut self.spaces[i];
-        let spare = &mut self.spare;
-        let list = match page.checked_sub(*origin).filter(|&d| d < DENSE) {
+    #[inline]
+    fn push(&mut self, sp: usize, bucket: u64, slot: u32) {
+        let (_, origin, dense) = &mut self.spaces[sp];
+        let list = match bucket.checked_sub(*origin).filter(|&d| d < DENSE) {
             Some(d) => {
                 let d = d as usize;
                 if dense.len() <= d {
@@ -141,44 +144,44 @@ impl Buckets {
                 }
                 &mut dense[d]
             }
-            None => self.sparse.entry((space, page)).or_default(),
+            None => self.sparse.entry((sp, bucket)).or_default(),
         };
         if list.capacity() == 0 {
-            if let Some(v) = spare.pop() {
+            if let Some(v) = self.spare.pop() {
                 *list = v;
             }
         }
         list.push(slot);
     }
 
-    fn remove(&mut self, space: Space, page: u64, slot: u32) {
-        let i = self.space(space, page);
-        let (_, origin, dense_lists) = &mut self.spaces[i];
-        let dense = page.checked_sub(*origin).filter(|&d| d < DENSE);
+    #[inline]
+    fn remove(&mut self, sp: usize, bucket: u64, slot: u32) {
+        let (_, origin, dense_lists) = &mut self.spaces[sp];
+        let dense = bucket.checked_sub(*origin).filter(|&d| d < DENSE);
         let list = match dense {
             Some(d) => dense_lists.get_mut(d as usize),
-            None => self.sparse.get_mut(&(space, page)),
+            None => self.sparse.get_mut(&(sp, bucket)),
         };
         let Some(list) = list else {
             return;
         };
         if let Some(k) = list.iter().position(|&j| j == slot) {
-            list.remove(k);
+            list.swap_remove(k);
         }
         if list.is_empty() {
             self.spare.push(std::mem::take(list));
             if dense.is_none() {
-                self.sparse.remove(&(space, page));
+                self.sparse.remove(&(sp, bucket));
             }
         }
     }
 }
 
 /// The live accesses, in slots reused as accesses retire. Indexed by the address buckets they
-/// touch (each bucket's list in issue order), so that a query visits only accesses near its own
-/// bytes; and per pipe in issue order, so that accesses every later pipe is ordered after are
-/// retired from the front. A later access of the same pipe to the same pattern replaces an
-/// earlier one (a read only replaces a read): it conflicts with everything the earlier one would.
+/// touch, so that a query visits only accesses near its own bytes; and per pipe in issue order,
+/// so that accesses every later pipe is ordered after are retired from the front. A later
+/// access of the same pipe to the same pattern replaces an earlier one (a read only replaces a
+/// read): it conflicts with everything the earlier one would.
 #[derive(Default)]
 struct LiveSet {
     slots: Vec<Live>,
@@ -193,80 +196,95 @@ struct LiveSet {
     horizon: [u64; PIPES],
     next_id: u64,
     query: u64,
-    /// Scratch for queries over several buckets: (page, id, slot) of the candidates.
-    order: Vec<(u64, u64, u32)>,
+}
+
+/// A checked access: the pattern, the buckets it touches and its memory's index in
+/// [`Buckets::spaces`].
+#[derive(Clone, Copy)]
+struct Query {
+    acc: Access,
+    span: Span,
+    sp: usize,
 }
 
 impl LiveSet {
-    /// Calls `f` once for every live access that may share bytes with `acc`: the wide ones
-    /// first, then by the first page they share with `acc`, then in issue order.
-    fn near(&mut self, acc: &Access, span: Span, mut f: impl FnMut(&Live)) {
-        self.query += 1;
-        let q = self.query;
+    /// `acc` ready to be checked and inserted.
+    fn query(&mut self, acc: Access) -> Query {
+        let span = buckets(&acc);
+        let first = span.map_or(acc.base / BUCKET, |s| s.0);
+        Query {
+            acc,
+            span,
+            sp: self.buckets.space(acc.space, first),
+        }
+    }
+
+    /// Calls `f` once for every live access that may share bytes with `q`, in no particular
+    /// order.
+    #[inline]
+    fn near(&mut self, q: &Query, mut f: impl FnMut(u32, &Live)) {
         let LiveSet {
             slots,
             buckets: index,
             wide,
-            order,
+            query,
             ..
         } = self;
         for &i in wide.iter() {
-            let l = &mut slots[i as usize];
-            l.seen = q;
-            f(l);
+            f(i, &slots[i as usize]);
         }
-        order.clear();
-        match span {
-            // One bucket lies in one page: its list is already in the order.
+        match q.span {
+            // One bucket: each access in it once.
             Some((first, last)) if first == last => {
-                if let Some(list) = index.list(acc.space, first) {
+                if let Some(list) = index.list(q.sp, first) {
                     for &i in list {
-                        f(&slots[i as usize]);
+                        f(i, &slots[i as usize]);
                     }
                 }
-                return;
             }
             Some((first, last)) => {
-                let page = acc.base / PAGE;
-                for bucket in first..=last {
-                    if let Some(list) = index.list(acc.space, bucket) {
+                *query += 1;
+                let n = *query;
+                for bucket in first..last + 1 {
+                    if let Some(list) = index.list(q.sp, bucket) {
                         for &i in list {
                             let l = &mut slots[i as usize];
-                            if l.seen != q {
-                                l.seen = q;
-                                order.push(((l.acc.base / PAGE).max(page), l.id, i));
+                            if l.seen != n {
+                                l.seen = n;
+                                f(i, l);
                             }
                         }
                     }
                 }
             }
-            None => order.extend(
-                slots
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, l)| l.alive && l.seen != q && l.acc.space == acc.space)
-                    .map(|(i, l)| (0, l.id, i as u32)),
-            ),
-        }
-        order.sort_unstable();
-        for &(_, _, i) in order.iter() {
-            f(&slots[i as usize]);
+            None => {
+                for (i, l) in slots.iter().enumerate() {
+                    if l.alive && l.span.is_some() && l.acc.space == q.acc.space {
+                        f(i as u32, l);
+                    }
+                }
+            }
         }
     }
 
-    fn insert(&mut self, pipe: Pipe, seq: u64, acc: &Access, span: Span, site: u32) {
+    fn insert(&mut self, pipe: Pipe, seq: u64, q: &Query, site: u32) {
+        let acc = &q.acc;
         // At most one live access per (pipe, pattern, write): a write replaces both.
         let mut replaced = [u32::MAX; 2];
         let slots = &self.slots;
-        let first = match span {
-            Some((first, _)) => self.buckets.list(acc.space, first),
+        let first = match q.span {
+            Some((first, _)) => self.buckets.list(q.sp, first),
             None => Some(&self.wide),
         };
         if let Some(list) = first {
             let mut n = 0;
             for &i in list {
                 let l = &slots[i as usize];
-                if l.pipe == pipe && (acc.write || !l.acc.write) && same_pattern(&l.acc, acc) {
+                if l.acc.base == acc.base
+                    && l.pipe == pipe
+                    && (acc.write || !l.acc.write)
+                    && same_pattern(&l.acc, acc)
+                {
                     replaced[n] = i;
                     n += 1;
                     if n == 2 {
@@ -285,7 +303,8 @@ impl LiveSet {
             pipe,
             seq,
             site,
-            span,
+            span: q.span,
+            sp: q.sp as u32,
             id,
             alive: true,
             seen: 0,
@@ -301,10 +320,10 @@ impl LiveSet {
             }
         };
         self.live += 1;
-        match span {
+        match q.span {
             Some((first, last)) => {
-                for bucket in first..=last {
-                    self.buckets.push(acc.space, bucket, i);
+                for bucket in first..last + 1 {
+                    self.buckets.push(q.sp, bucket, i);
                 }
             }
             None => self.wide.push(i),
@@ -319,21 +338,21 @@ impl LiveSet {
 
     /// Drops a live access from the index and frees its slot.
     fn remove(&mut self, i: u32) {
-        let l = &self.slots[i as usize];
-        let space = l.acc.space;
-        match l.span {
+        let l = &mut self.slots[i as usize];
+        l.alive = false;
+        let (sp, span) = (l.sp as usize, l.span);
+        match span {
             Some((first, last)) => {
-                for bucket in first..=last {
-                    self.buckets.remove(space, bucket, i);
+                for bucket in first..last + 1 {
+                    self.buckets.remove(sp, bucket, i);
                 }
             }
             None => {
                 if let Some(k) = self.wide.iter().position(|&j| j == i) {
-                    self.wide.remove(k);
+                    self.wide.swap_remove(k);
                 }
             }
         }
-        self.slots[i as usize].alive = false;
         self.free.push(i);
         self.live -= 1;
     }
@@ -344,14 +363,15 @@ impl LiveSet {
     /// `changed` is [`ALL_ROWS`]).
     fn retire(&mut self, vc: &[[u64; PIPES]; PIPES], watchers: &[u8; PIPES], changed: u8) {
         for p in 0..PIPES {
-            if self.by_pipe[p].is_empty() || (changed != ALL_ROWS && watchers[p] & changed == 0) {
+            if watchers[p] & changed == 0 && changed != ALL_ROWS || self.by_pipe[p].is_empty() {
                 continue;
             }
-            let h = (0..PIPES)
-                .filter(|&q| watchers[p] & 1 << q != 0)
-                .map(|q| vc[q][p])
-                .min()
-                .unwrap_or(u64::MAX);
+            let mut h = u64::MAX;
+            let mut w = watchers[p];
+            while w != 0 {
+                h = h.min(vc[w.trailing_zeros() as usize][p]);
+                w &= w - 1;
+            }
             if h == self.horizon[p] {
                 continue;
             }
@@ -482,7 +502,7 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     let mut vc = [[0u64; PIPES]; PIPES];
     let mut flags = Flags::new();
     let mut live = LiveSet::default();
-    let mut scratch = (Vec::new(), Vec::new());
+    let mut scratch = Scratch::default();
     let mut out = Vec::new();
     let mut reported = HashSet::default();
     let warn = |api: &'static str, loc: SourceLoc, message: String| Diagnostic {
@@ -541,11 +561,12 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 accesses.clear();
                 for a in ins.accesses() {
                     if nonempty(&a) {
-                        accesses.push((a, buckets(&a)));
+                        accesses.push(live.query(a));
                     }
                 }
-                for (acc, span) in &accesses {
-                    check_access(pipe, acc, *span, &vc, &mut live, &mut scratch, |l, lo, hi| {
+                for q in &accesses {
+                    let acc = &q.acc;
+                    check_access(pipe, q, &vc, &mut live, &mut scratch, |l, lo, hi| {
                         let kind = match (l.acc.write, acc.write) {
                             (true, true) => "WAW",
                             (true, false) => "RAW",
@@ -582,8 +603,8 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
                 }
                 // An access no later pipe can meet unordered is not kept at all.
                 if watch[p] != 0 {
-                    for (acc, span) in &accesses {
-                        live.insert(pipe, count[p], acc, *span, ins.site());
+                    for q in &accesses {
+                        live.insert(pipe, count[p], q, ins.site());
                     }
                 }
             }
@@ -595,49 +616,75 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     out
 }
 
-/// Reusable run lists: the query's and a live access's.
-type Scratch = (Vec<(u64, u64)>, Vec<(u64, u64)>);
+/// Reusable buffers: the query's runs, a live access's runs, and the hits of a query as
+/// (order key, slot, first shared byte, last shared byte + 1).
+#[derive(Default)]
+struct Scratch {
+    mine: Vec<(u64, u64)>,
+    theirs: Vec<(u64, u64)>,
+    hits: Vec<(Order, u32, u64, u64)>,
+}
 
-/// Reports every live access `acc` of `pipe` meets unordered, with the span of shared bytes.
+/// The order in which a query reports what it meets: accesses too wide to index first, then by
+/// the first page they share with the query, then in issue order.
+type Order = (bool, u64, u64);
+
+/// Reports every live access `q` of `pipe` meets unordered, with the span of shared bytes, in
+/// [`Order`].
 fn check_access(
     pipe: Pipe,
-    acc: &Access,
-    span: Span,
+    q: &Query,
     vc: &[[u64; PIPES]; PIPES],
     live: &mut LiveSet,
     scratch: &mut Scratch,
     mut report: impl FnMut(&Live, u64, u64),
 ) {
+    let acc = &q.acc;
     let (end, solid_acc) = (acc.end(), solid(acc));
     // The access's own runs, filled on first need.
     let mut mine = false;
-    live.near(acc, span, |l| {
-        if l.acc.space != acc.space
+    let Scratch {
+        mine: runs,
+        theirs,
+        hits,
+    } = scratch;
+    hits.clear();
+    live.near(q, |slot, l| {
+        let (lb, le) = (l.acc.base, l.acc.end());
+        // Every run lies inside `[base, end)`.
+        if le <= acc.base
+            || end <= lb
+            || l.acc.space != acc.space
             || !(l.acc.write || acc.write)
             || auto_synced(l.pipe, pipe)
             || vc[pipe as usize][l.pipe as usize] >= l.seq
         {
             return;
         }
-        let (lb, le) = (l.acc.base, l.acc.end());
-        // Every run lies inside `[base, end)`.
-        if le <= acc.base || end <= lb {
-            return;
-        }
-        let span = if solid_acc && solid(&l.acc) {
+        let shared = if solid_acc && solid(&l.acc) {
             Some((lb.max(acc.base), le.min(end)))
         } else {
             if !mine {
-                runs_into(acc, &mut scratch.0);
+                runs_into(acc, runs);
                 mine = true;
             }
-            runs_into(&l.acc, &mut scratch.1);
-            overlap_span(&scratch.1, &scratch.0)
+            runs_into(&l.acc, theirs);
+            overlap_span(theirs, runs)
         };
-        if let Some((lo, hi)) = span {
-            report(l, lo, hi);
+        if let Some((lo, hi)) = shared {
+            let page = match (l.span, q.span) {
+                (Some(_), Some(_)) => (lb / PAGE).max(acc.base / PAGE),
+                _ => 0,
+            };
+            hits.push(((l.span.is_some(), page, l.id), slot, lo, hi));
         }
     });
+    if hits.len() > 1 {
+        hits.sort_unstable_by_key(|h| h.0);
+    }
+    for &(_, slot, lo, hi) in hits.iter() {
+        report(&live.slots[slot as usize], lo, hi);
+    }
 }
 
 #[cfg(test)]
@@ -923,8 +970,9 @@ mod tests {
         // Without the flags back to MTE2 every V read stays live for a later MTE2 write.
         let mut set = LiveSet::default();
         let acc = Access::contiguous(true, ub, 0, 512);
-        set.insert(Pipe::MTE2, 1, &acc, buckets(&acc), 0);
-        set.insert(Pipe::MTE2, 2, &acc, buckets(&acc), 0);
+        let q = set.query(acc);
+        set.insert(Pipe::MTE2, 1, &q, 0);
+        set.insert(Pipe::MTE2, 2, &q, 0);
         assert_eq!(
             set.live, 1,
             "a repeated pattern replaces the earlier access"
