@@ -4,7 +4,7 @@
 //! Select forms that read it).
 
 use crate::abi::{call, dtype, AscLoc, AscLocal};
-use crate::vec::{AscMask, AscRepeat};
+use crate::vec::{level, AscMask, AscRepeat, Level};
 use crate::with_dtype;
 use ascendc::api::vec::binary::{fused_mul_add, fused_mul_add_l0, mul_add_dst, mul_add_dst_l0};
 use ascendc::api::vec::cmp_mask::*;
@@ -14,46 +14,8 @@ use ascendc::api::vec::fused::*;
 use ascendc::api::vec::scalar::{axpy, axpy_l0};
 use ascendc::error::{Category, SimError};
 use ascendc::numeric::Arith;
-use ascendc::{f16, BinaryRepeatParams, DType, Mask, UnaryRepeatParams};
+use ascendc::{f16, DType, Mask};
 use std::ffi::c_void;
-
-/// Level 2 (`count`) or level 0 (`mask`, `repeat`, strides) of one call.
-#[derive(Clone, Copy)]
-enum Level {
-    Count(i32),
-    L0(Mask, u8, AscRepeat),
-}
-
-impl Level {
-    /// # Safety
-    /// `mask` and `params` are both null (level 2) or both valid.
-    unsafe fn of(count: i32, mask: *const AscMask, repeat: u8, params: *const AscRepeat) -> Level {
-        match (mask.as_ref(), params.as_ref()) {
-            (Some(m), Some(p)) => Level::L0(Mask::from(*m), repeat, *p),
-            _ => Level::Count(count),
-        }
-    }
-}
-
-fn binary_params(p: &AscRepeat) -> BinaryRepeatParams {
-    let b = p.blk.map(|v| v as u8);
-    BinaryRepeatParams::new(b[0], b[1], b[2], p.rep[0], p.rep[1], p.rep[2])
-}
-
-fn unary_params(p: &AscRepeat) -> UnaryRepeatParams {
-    UnaryRepeatParams::new(p.blk[0], p.blk[1], p.rep[0], p.rep[1])
-}
-
-/// Calls the level-2 or level-0 form with `BinaryRepeatParams` (`b`) or `UnaryRepeatParams`
-/// (`u`).
-macro_rules! level {
-    ($lvl:expr, $f:ident, $f0:ident, $to:ident, ($($a:expr),*)) => {
-        match $lvl {
-            Level::Count(n) => $f($($a),*, n),
-            Level::L0(m, r, p) => $f0($($a),*, m, r, $to(&p)),
-        }
-    };
-}
 
 fn pair_error(api: &'static str, d: DType, s: DType) -> SimError {
     SimError::new(
@@ -96,7 +58,7 @@ pub unsafe extern "C" fn ascendc_vec_fused(
         macro_rules! conv {
             ($D:ty, $S:ty, $f:ident, $f0:ident) => {{
                 let (d, a, b) = (d.tensor::<$D>()?, a.tensor::<$S>()?, b.tensor::<$S>()?);
-                level!(l, $f, $f0, binary_params, (&d, &a, &b))
+                level!(l, $f, $f0, binary, (&d, &a, &b))
             }};
         }
         macro_rules! relu_cast {
@@ -145,7 +107,7 @@ pub unsafe extern "C" fn ascendc_vec_fused(
                     ($D:ty, $S:ty) => {{
                         let (d, a) = (d.tensor::<$D>()?, a.tensor::<$S>()?);
                         let v = (scalar as *const $S).read_unaligned();
-                        level!(l, axpy, axpy_l0, unary_params, (&d, &a, v))
+                        level!(l, axpy, axpy_l0, unary, (&d, &a, v))
                     }};
                 }
                 match (dt, st) {
@@ -191,13 +153,7 @@ pub unsafe extern "C" fn ascendc_cast_dequant(
         macro_rules! go {
             ($D:ty, $S:ty) => {{
                 let (d, s) = ((*dst).tensor::<$D>()?, (*src).tensor::<$S>()?);
-                level!(
-                    l,
-                    cast_dequant,
-                    cast_dequant_l0,
-                    unary_params,
-                    (&d, &s, v, hb)
-                )
+                level!(l, cast_dequant, cast_dequant_l0, unary, (&d, &s, v, hb))
             }};
         }
         match (dt, st) {
@@ -270,7 +226,7 @@ fn compares_in<U: ByteMask, T: Arith>(
     l: Level,
 ) -> Result<(), SimError> {
     let (d, a) = (d.tensor::<U>()?, a.tensor::<T>()?);
-    level!(l, compares, compares_l0, unary_params, (&d, &a, v, mode))
+    level!(l, compares, compares_l0, unary, (&d, &a, v, mode))
 }
 
 /// `Compares(dst, src0, src1Scalar, cmpMode, …)`; `cmp` in C++ `CMPMODE` order.
@@ -324,7 +280,7 @@ pub unsafe extern "C" fn ascendc_compare_cmp_mask(
 ) -> i32 {
     call(loc, || {
         let mode = cmp_mode("Compare", cmp)?;
-        let (m, p) = (Mask::from(*mask), binary_params(&*params));
+        let (m, p) = (Mask::from(*mask), (*params).binary());
         with_dtype!(dtype(elem)?, T => {
             let (a, b) = ((*src0).tensor::<T>()?, (*src1).tensor::<T>()?);
             compare_cmp_mask(&a, &b, mode, m, p)
@@ -396,7 +352,7 @@ pub unsafe extern "C" fn ascendc_select_cmp_mask(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        let p = binary_params(&*params);
+        let p = (*params).binary();
         let mode = match sel {
             0 => SELMODE::VSEL_CMPMASK_SPR,
             1 => SELMODE::VSEL_TENSOR_SCALAR_MODE,

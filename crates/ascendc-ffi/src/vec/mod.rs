@@ -41,19 +41,19 @@ pub struct AscRepeat {
 }
 
 impl AscRepeat {
-    fn binary(&self) -> BinaryRepeatParams {
+    pub(crate) fn binary(&self) -> BinaryRepeatParams {
         let b = self.blk.map(|v| v as u8);
         BinaryRepeatParams::new(b[0], b[1], b[2], self.rep[0], self.rep[1], self.rep[2])
     }
 
-    fn unary(&self) -> UnaryRepeatParams {
+    pub(crate) fn unary(&self) -> UnaryRepeatParams {
         UnaryRepeatParams::new(self.blk[0], self.blk[1], self.rep[0], self.rep[1])
     }
 }
 
 /// Level 2 (`count`) or level 0 (`mask`, `repeat`, strides).
 #[derive(Clone, Copy)]
-enum Level {
+pub(crate) enum Level {
     Count(i32),
     L0(Mask, u8, AscRepeat),
 }
@@ -61,7 +61,12 @@ enum Level {
 impl Level {
     /// # Safety
     /// `mask` and `params` are both null (level 2) or both valid.
-    unsafe fn of(count: i32, mask: *const AscMask, repeat: u8, params: *const AscRepeat) -> Level {
+    pub(crate) unsafe fn of(
+        count: i32,
+        mask: *const AscMask,
+        repeat: u8,
+        params: *const AscRepeat,
+    ) -> Level {
         match (mask.as_ref(), params.as_ref()) {
             (Some(m), Some(p)) => Level::L0(Mask::from(*m), repeat, *p),
             _ => Level::Count(count),
@@ -189,6 +194,7 @@ macro_rules! level {
         }
     };
 }
+pub(crate) use level;
 
 /// Runs `f` on the tensors of a call as the simulator's handles (built in place).
 #[inline(always)]

@@ -10,7 +10,7 @@
 //! destination.
 
 use super::binary::lanes_for;
-use super::compare::{compare_run, ByteMask, SelMaskElem, CMPMODE, SELMODE};
+use super::compare::{compare_run, select_lanes, ByteMask, SelMaskElem, CMPMODE, SELMODE};
 use super::support;
 use super::UnaryRepeatParams;
 use super::{check_dtype, run, run_bits, BinaryRepeatParams, BitOpnd, Count, Issue, Mask, Opnd};
@@ -382,33 +382,19 @@ fn select_reg_run<T: Arith, M: SelMaskElem>(
             mask: Mask::Keep,
             repeat: repeat_times,
         };
-        let size = T::SIZE;
+        let scalar = match pick {
+            Pick::Scalar(s) => Some(s),
+            _ => None,
+        };
         run_bits(core, API, loc, lanes, issue, &ops, &bits, |ub, shape, o| {
-            let mut out = [T::default(); 128];
-            for r in 0..shape.repeats {
-                let en = shape.bits(r);
-                for_lanes(en, shape.lanes, |k| {
-                    let pick0 = match &pick {
-                        Pick::RegBits(b) => bit(b, k as u64),
-                        _ => {
-                            let m = o[o.len() - 1].addr;
-                            let i = r as u64 * shape.lanes as u64 + k as u64;
-                            ub[(m + i / 8) as usize] >> (i % 8) & 1 != 0
-                        }
-                    };
-                    out[k as usize] = if pick0 {
-                        read(ub, o[1].lane_addr(size, r, k))
-                    } else if let Pick::Scalar(s) = pick {
-                        s
-                    } else {
-                        read(ub, o[2].lane_addr(size, r, k))
-                    };
-                });
-                for_lanes(en, shape.lanes, |k| {
-                    let a = o[0].lane_addr(size, r, k) as usize;
-                    ub[a..a + size].copy_from_slice(bytemuck::bytes_of(&out[k as usize]));
-                });
-            }
+            select_lanes(ub, shape, o, scalar, |ub, r, k| match &pick {
+                Pick::RegBits(b) => bit(b, k as u64),
+                _ => {
+                    let m = o[o.len() - 1].addr;
+                    let i = r as u64 * shape.lanes as u64 + k as u64;
+                    ub[(m + i / 8) as usize] >> (i % 8) & 1 != 0
+                }
+            })
         })
     })
 }

@@ -423,34 +423,48 @@ fn select_run<T: Arith, M: SelMaskElem>(
         let advance = sel_mode != SELMODE::VSEL_CMPMASK_SPR;
         let bits = [BitOpnd::of("selMask", sel_mask, false, advance)];
         let lanes = lanes_for(T::SIZE);
-        let size = T::SIZE;
         run_bits(core, API, loc, lanes, issue, &ops, &bits, |ub, shape, o| {
             let m = o[o.len() - 1].addr;
-            let mut out = [T::default(); 128];
-            for r in 0..shape.repeats {
-                let en = shape.bits(r);
+            select_lanes(ub, shape, o, scalar, |ub, r, k| {
                 let first = if advance {
                     r as u64 * shape.lanes as u64
                 } else {
                     0
                 };
-                for_lanes(en, shape.lanes, |k| {
-                    let pick0 = get_bit(ub, m, first + k as u64);
-                    out[k as usize] = if pick0 {
-                        read(ub, o[1].lane_addr(size, r, k))
-                    } else if let Some(s) = scalar {
-                        s
-                    } else {
-                        read(ub, o[2].lane_addr(size, r, k))
-                    };
-                });
-                for_lanes(en, shape.lanes, |k| {
-                    let a = o[0].lane_addr(size, r, k) as usize;
-                    ub[a..a + size].copy_from_slice(bytemuck::bytes_of(&out[k as usize]));
-                });
-            }
+                get_bit(ub, m, first + k as u64)
+            })
         })
     })
+}
+
+/// The lane loop of every Select form over operands `[dst, src0, src1?]`: in repeat `r`, each
+/// enabled lane `k` takes `src0` where `pick(ub, r, k)`, else `scalar` or `src1`. A repeat's
+/// lanes are all read before any is written (`dst` may overlap a source).
+pub(super) fn select_lanes<T: Arith>(
+    ub: &mut [u8],
+    shape: &Shape,
+    o: &[Operand],
+    scalar: Option<T>,
+    pick: impl Fn(&[u8], u32, u32) -> bool,
+) {
+    let size = T::SIZE;
+    let mut out = [T::default(); 128];
+    for r in 0..shape.repeats {
+        let en = shape.bits(r);
+        for_lanes(en, shape.lanes, |k| {
+            out[k as usize] = if pick(ub, r, k) {
+                read(ub, o[1].lane_addr(size, r, k))
+            } else if let Some(s) = scalar {
+                s
+            } else {
+                read(ub, o[2].lane_addr(size, r, k))
+            };
+        });
+        for_lanes(en, shape.lanes, |k| {
+            let a = o[0].lane_addr(size, r, k) as usize;
+            ub[a..a + size].copy_from_slice(bytemuck::bytes_of(&out[k as usize]));
+        });
+    }
 }
 
 /// `Select(dst, selMask, src0, src1, selMode, count)`: level 2, `dst[i] = bit ? src0[i] : src1`
