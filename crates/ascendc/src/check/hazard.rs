@@ -728,8 +728,8 @@ mod tests {
     use proptest::prelude::*;
 
     /// The checker written out directly: every access against every earlier one still standing
-    /// (not replaced by a later access of its pipe to the same pattern), visited in the order of
-    /// the address index (wide accesses first, then by the first bucket shared with the query,
+    /// (not replaced by a later access of its pipe to the same pattern), visited in report
+    /// order (accesses too wide to index first, then by the first page shared with the query,
     /// then in issue order), reporting the first pair per (earlier site, later site, kind).
     fn reference(trace: &Trace) -> Vec<String> {
         struct Past {
