@@ -873,6 +873,17 @@ mod tests {
         Wait(usize, u32),
     }
 
+    /// Operations on up to three accesses drawn from `access`, flags and barriers.
+    fn steps_of(access: impl Strategy<Value = RawAccess>) -> impl Strategy<Value = Step> {
+        prop_oneof![
+            6 => (0usize..8, 0usize..4, prop::collection::vec(access, 0..3))
+                .prop_map(|(p, a, acc)| Step::Op(p, a, acc)),
+            1 => (0usize..8).prop_map(Step::Barrier),
+            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Set(e, id)),
+            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Wait(e, id)),
+        ]
+    }
+
     /// Operations on a few fixed patterns (a loop over queue buffers), flags and barriers.
     fn repeated_step() -> impl Strategy<Value = Step> {
         let pattern = prop_oneof![
@@ -886,13 +897,7 @@ mod tests {
                 (write, gm, base, len, blocks, bs, repeats, rs)
             },
         );
-        prop_oneof![
-            6 => (0usize..8, 0usize..4, prop::collection::vec(access, 0..3))
-                .prop_map(|(p, a, acc)| Step::Op(p, a, acc)),
-            1 => (0usize..8).prop_map(Step::Barrier),
-            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Set(e, id)),
-            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Wait(e, id)),
-        ]
+        steps_of(access)
     }
 
     fn step() -> impl Strategy<Value = Step> {
@@ -906,13 +911,7 @@ mod tests {
             0u32..4,
             prop_oneof![Just(256u64), 0u64..2048, 0u64..(1 << 21)],
         );
-        prop_oneof![
-            6 => (0usize..8, 0usize..4, prop::collection::vec(access, 0..3))
-                .prop_map(|(p, a, acc)| Step::Op(p, a, acc)),
-            1 => (0usize..8).prop_map(Step::Barrier),
-            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Set(e, id)),
-            2 => (0usize..3, 0u32..2).prop_map(|(e, id)| Step::Wait(e, id)),
-        ]
+        steps_of(access)
     }
 
     fn build(steps: &[Step]) -> Trace {
@@ -966,30 +965,33 @@ mod tests {
         t
     }
 
+    /// The checker's reports on `steps`, retiring from each of `thresholds`, are the
+    /// reference's.
+    fn matches_reference(steps: &[Step], thresholds: &[usize]) -> Result<(), TestCaseError> {
+        let t = build(steps);
+        let expected = reference(&t);
+        for &retire_from in thresholds {
+            let got: Vec<String> = hazards_retiring_from(&t, 0, retire_from)
+                .iter()
+                .map(summary)
+                .collect();
+            prop_assert_eq!(&got, &expected);
+        }
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
         #[test]
         fn matches_the_quadratic_reference(steps in prop::collection::vec(step(), 0..60)) {
-            let t = build(&steps);
-            let expected = reference(&t);
-            for retire_from in [1, RETIRE_FROM] {
-                let got: Vec<String> =
-                    hazards_retiring_from(&t, 0, retire_from).iter().map(summary).collect();
-                prop_assert_eq!(&got, &expected);
-            }
+            matches_reference(&steps, &[1, RETIRE_FROM])?;
         }
 
         #[test]
         fn repeated_patterns_match_the_reference(
             steps in prop::collection::vec(repeated_step(), 0..120),
         ) {
-            let t = build(&steps);
-            let expected = reference(&t);
-            for retire_from in [1, 4, RETIRE_FROM] {
-                let got: Vec<String> =
-                    hazards_retiring_from(&t, 0, retire_from).iter().map(summary).collect();
-                prop_assert_eq!(&got, &expected);
-            }
+            matches_reference(&steps, &[1, 4, RETIRE_FROM])?;
         }
 
         #[test]
