@@ -416,16 +416,7 @@ thread_local! {
 /// panic) is kept as this thread's last error and becomes status 1.
 #[inline(always)]
 pub fn call(loc: AscLoc, f: impl FnOnce() -> Result<(), SimError>) -> i32 {
-    let loc = loc.source();
-    // A panic must not unwind into C++: it becomes the call's error. Only the status leaves the
-    // scope, so that the error (kept by `failed`) is not moved on the common path.
-    catch_unwind(AssertUnwindSafe(|| {
-        loc.scope(|| match f() {
-            Ok(()) => 0,
-            Err(e) => failed(e, loc),
-        })
-    }))
-    .unwrap_or_else(|panic| failed(panic_error(panic), loc))
+    call_at(loc, |loc| loc.scope(f))
 }
 
 /// [`call`] for an entry point that hands the C++ call site to the API itself: `f` gets the
@@ -433,6 +424,8 @@ pub fn call(loc: AscLoc, f: impl FnOnce() -> Result<(), SimError>) -> i32 {
 #[inline(always)]
 pub fn call_at(loc: AscLoc, f: impl FnOnce(SourceLoc) -> Result<(), SimError>) -> i32 {
     let loc = loc.source();
+    // A panic must not unwind into C++: it becomes the call's error. Only the status leaves the
+    // unwind guard, so that the error (kept by `failed`) is not moved on the common path.
     catch_unwind(AssertUnwindSafe(|| match f(loc) {
         Ok(()) => 0,
         Err(e) => failed(e, loc),

@@ -7,19 +7,9 @@ use ascendc::{
     wait_flag, HardEvent, Pipe,
 };
 
-const EVENTS: [HardEvent; HardEvent::COUNT] = {
-    use HardEvent::*;
-    [
-        MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
-        MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
-        S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3,
-        MTE1_FIX, FIX_MTE1, FIX_FIX,
-    ]
-};
-
 /// The `HardEvent` with C++ index `i`.
 pub fn event(i: u8, api: &'static str) -> Result<HardEvent, SimError> {
-    EVENTS
+    HardEvent::ALL
         .get(i as usize)
         .copied()
         .ok_or_else(|| SimError::new(Category::Range, api, format!("invalid HardEvent index {i}")))

@@ -7,20 +7,12 @@ use super::sync::{set_flag, wait_flag};
 use crate::core::trace::{HardEvent, Pipe};
 use crate::error::{Category, Result, SimError, SourceLoc};
 
-/// Every hardware event, for the lookup by pipe pair.
-const EVENTS: [HardEvent; HardEvent::COUNT] = {
-    use HardEvent::*;
-    [
-        MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
-        MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
-        S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3,
-        MTE1_FIX, FIX_MTE1, FIX_FIX,
-    ]
-};
-
 /// The hardware event in which `dst` waits for `src`, if there is one.
 pub fn hard_event(src: Pipe, dst: Pipe) -> Option<HardEvent> {
-    EVENTS.iter().copied().find(|e| e.pipes() == (src, dst))
+    HardEvent::ALL
+        .iter()
+        .copied()
+        .find(|e| e.pipes() == (src, dst))
 }
 
 /// `TQueSync<src, dst>`: `SetFlag`/`WaitFlag` between a fixed pair of pipes, the destination

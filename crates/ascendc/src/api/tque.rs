@@ -455,7 +455,34 @@ macro_rules! queue_methods {
         #[track_caller]
         #[inline(always)]
         pub fn alloc_tensor<T: Element>(&mut self) -> Result<LocalTensor<T>> {
-            let loc = SourceLoc::caller();
+            self.alloc_tensor_at(SourceLoc::caller())
+        }
+
+        /// Hands a filled tensor to the consumer side (`EnQue`).
+        #[track_caller]
+        #[inline(always)]
+        pub fn enque<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
+            self.enque_at(t, SourceLoc::caller())
+        }
+
+        /// Takes the oldest enqueued tensor (`DeQue`).
+        #[track_caller]
+        #[inline(always)]
+        pub fn deque<T: Element>(&mut self) -> Result<LocalTensor<T>> {
+            self.deque_at(SourceLoc::caller())
+        }
+
+        /// Returns a tensor's buffer to the queue (`FreeTensor`).
+        #[track_caller]
+        #[inline(always)]
+        pub fn free_tensor<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
+            self.free_tensor_at(t, SourceLoc::caller())
+        }
+
+        /// [`Self::alloc_tensor`] called at `loc` (a front end's call site).
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn alloc_tensor_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
             with_core(
                 "TQue::AllocTensor",
                 loc,
@@ -464,11 +491,10 @@ macro_rules! queue_methods {
             )
         }
 
-        /// Hands a filled tensor to the consumer side (`EnQue`).
-        #[track_caller]
+        /// [`Self::enque`] called at `loc`.
+        #[doc(hidden)]
         #[inline(always)]
-        pub fn enque<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
-            let loc = SourceLoc::caller();
+        pub fn enque_at<T: Element>(&mut self, t: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
             with_core(
                 "TQue::EnQue",
                 loc,
@@ -477,11 +503,10 @@ macro_rules! queue_methods {
             )
         }
 
-        /// Takes the oldest enqueued tensor (`DeQue`).
-        #[track_caller]
+        /// [`Self::deque`] called at `loc`.
+        #[doc(hidden)]
         #[inline(always)]
-        pub fn deque<T: Element>(&mut self) -> Result<LocalTensor<T>> {
-            let loc = SourceLoc::caller();
+        pub fn deque_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
             with_core(
                 "TQue::DeQue",
                 loc,
@@ -490,11 +515,14 @@ macro_rules! queue_methods {
             )
         }
 
-        /// Returns a tensor's buffer to the queue (`FreeTensor`).
-        #[track_caller]
+        /// [`Self::free_tensor`] called at `loc`.
+        #[doc(hidden)]
         #[inline(always)]
-        pub fn free_tensor<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
-            let loc = SourceLoc::caller();
+        pub fn free_tensor_at<T: Element>(
+            &mut self,
+            t: &LocalTensor<T>,
+            loc: SourceLoc,
+        ) -> Result<()> {
             with_core(
                 "TQue::FreeTensor",
                 loc,
@@ -636,50 +664,6 @@ impl DynQue {
         }
     }
     queue_methods!();
-
-    /// `AllocTensor` called at `loc` (a front end's call site).
-    #[inline(always)]
-    pub fn alloc_tensor_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
-        with_core(
-            "TQue::AllocTensor",
-            loc,
-            #[inline(always)]
-            |core| self.q.alloc_tensor(core, loc),
-        )
-    }
-
-    /// `EnQue` called at `loc`.
-    #[inline(always)]
-    pub fn enque_at<T: Element>(&mut self, t: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
-        with_core(
-            "TQue::EnQue",
-            loc,
-            #[inline(always)]
-            |core| self.q.enque(core, t, loc),
-        )
-    }
-
-    /// `DeQue` called at `loc`.
-    #[inline(always)]
-    pub fn deque_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
-        with_core(
-            "TQue::DeQue",
-            loc,
-            #[inline(always)]
-            |core| self.q.deque(core, loc),
-        )
-    }
-
-    /// `FreeTensor` called at `loc`.
-    #[inline(always)]
-    pub fn free_tensor_at<T: Element>(&mut self, t: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
-        with_core(
-            "TQue::FreeTensor",
-            loc,
-            #[inline(always)]
-            |core| self.q.free_tensor(core, t, loc),
-        )
-    }
 }
 
 impl Queue for DynQue {

@@ -906,6 +906,13 @@ mod tests {
     }
 
     #[test]
+    fn every_event_is_listed_at_its_index() {
+        for (i, e) in HardEvent::ALL.iter().enumerate() {
+            assert_eq!(*e as usize, i, "{e:?}");
+        }
+    }
+
+    #[test]
     fn counts_without_records() {
         let mut t = Trace::new(false);
         let loc = SourceLoc::caller();
