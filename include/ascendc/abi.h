@@ -61,7 +61,8 @@ struct ShapeInfo {
 
 namespace detail {
 
-// A LocalTensor by value (layout shared with the Rust side).
+// A LocalTensor by value: the simulator's own handle, field for field (addresses and lengths in
+// bytes; ownerQueue 0: not a queue buffer; shape: the simulator's stored ShapeInfo, or null).
 struct RawLocal {
     uint32_t addr = 0;
     uint32_t len = 0;
@@ -70,16 +71,16 @@ struct RawLocal {
     uint16_t ownerBuf = 0;
     uint8_t pos = 0;
     uint8_t hw = 0;
-    uint8_t hasShape = 0;
-    ShapeInfo shape;
+    const ShapeInfo* shape = nullptr;
 };
+static_assert(sizeof(RawLocal) == (sizeof(void*) == 8 ? 32 : 24), "RawLocal is the simulator's handle layout");
 
-// A GlobalTensor by value: host pointer inside a GmAlloc allocation, element count, shape.
+// A GlobalTensor by value: host pointer inside a GmAlloc allocation, element count, and the
+// simulator's stored ShapeInfo (or null).
 struct RawGlobal {
     const void* ptr = nullptr;
     uint64_t size = 0;
-    uint8_t hasShape = 0;
-    ShapeInfo shape;
+    const ShapeInfo* shape = nullptr;
 };
 
 struct RawCopyParams {
@@ -130,7 +131,11 @@ int32_t ascendc_pipe_init_tbuf(void* pipe, void* buf, uint32_t len, AscLoc loc);
 int32_t ascendc_pipe_event(void* pipe, uint8_t op, uint8_t event, uint32_t* id, AscLoc loc);
 void* ascendc_que_new(uint8_t src, uint8_t dst, uint8_t depth);
 void ascendc_que_free(void* que);
-int32_t ascendc_que_op(void* que, uint8_t op, uint8_t elem, const AscLocal* in, AscLocal* out, AscLoc loc);
+int32_t ascendc_que_alloc(void* que, AscLocal* out, AscLoc loc);
+int32_t ascendc_que_enque(void* que, const AscLocal* in, AscLoc loc);
+int32_t ascendc_que_deque(void* que, AscLocal* out, AscLoc loc);
+int32_t ascendc_que_free_tensor(void* que, const AscLocal* in, AscLoc loc);
+int32_t ascendc_que_free_all_event(void* que, AscLoc loc);
 uint32_t ascendc_que_query(const void* que, uint8_t what);
 void* ascendc_tbuf_new(uint8_t pos);
 void* ascendc_pool_new(uint8_t pos, uint32_t bufIDSize);
@@ -144,6 +149,7 @@ void ascendc_tbuf_free(void* buf);
 int32_t ascendc_tbuf_get(const void* buf, uint8_t elem, int64_t count, int64_t offset,
                          AscLocal* out, AscLoc loc);
 
+int32_t ascendc_shape_intern(const AscendC::ShapeInfo* shape, const AscendC::ShapeInfo** out, AscLoc loc);
 int32_t ascendc_local_at(uint8_t elem, const AscLocal* t, uint32_t offset, AscLocal* out,
                          AscLoc loc);
 int32_t ascendc_local_set_size(uint8_t elem, AscLocal* t, uint32_t n, AscLoc loc);

@@ -93,11 +93,10 @@ public:
         detail::Check(ascendc_local_set_size(detail::dtype<T>, &raw_, size, loc));
     }
 
-    void SetShapeInfo(const ShapeInfo& shapeInfo) {
-        raw_.shape = shapeInfo;
-        raw_.hasShape = 1;
+    void SetShapeInfo(const ShapeInfo& shapeInfo, detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_shape_intern(&shapeInfo, &raw_.shape, loc));
     }
-    ShapeInfo GetShapeInfo() const { return raw_.shape; }
+    ShapeInfo GetShapeInfo() const { return raw_.shape != nullptr ? *raw_.shape : ShapeInfo(); }
 
     template <typename U>
     LocalTensor<U> ReinterpretCast() const {
@@ -134,11 +133,10 @@ public:
         return g;
     }
 
-    void SetShapeInfo(const ShapeInfo& shapeInfo) {
-        raw_.shape = shapeInfo;
-        raw_.hasShape = 1;
+    void SetShapeInfo(const ShapeInfo& shapeInfo, detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_shape_intern(&shapeInfo, &raw_.shape, loc));
     }
-    ShapeInfo GetShapeInfo() const { return raw_.shape; }
+    ShapeInfo GetShapeInfo() const { return raw_.shape != nullptr ? *raw_.shape : ShapeInfo(); }
 
     // Element `offset`, readable and assignable (GetValue / SetValue).
     detail::ElementRef<GlobalTensor, T, uint64_t> operator()(uint64_t offset, detail::Loc loc = detail::Loc()) const {

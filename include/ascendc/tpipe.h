@@ -19,29 +19,29 @@ public:
     template <typename T>
     LocalTensor<T> AllocTensor(Loc loc = Loc()) {
         RawLocal raw;
-        Check(ascendc_que_op(handle_, 0, dtype<T>, nullptr, &raw, loc));
+        Check(ascendc_que_alloc(handle_, &raw, loc));
         return LocalTensor<T>::FromRaw(raw);
     }
 
     template <typename T>
     bool EnQue(const LocalTensor<T>& tensor, Loc loc = Loc()) {
-        Check(ascendc_que_op(handle_, 1, dtype<T>, &tensor.Raw(), nullptr, loc));
+        Check(ascendc_que_enque(handle_, &tensor.Raw(), loc));
         return true;
     }
 
     template <typename T>
     LocalTensor<T> DeQue(Loc loc = Loc()) {
         RawLocal raw;
-        Check(ascendc_que_op(handle_, 2, dtype<T>, nullptr, &raw, loc));
+        Check(ascendc_que_deque(handle_, &raw, loc));
         return LocalTensor<T>::FromRaw(raw);
     }
 
     template <typename T>
     void FreeTensor(const LocalTensor<T>& tensor, Loc loc = Loc()) {
-        Check(ascendc_que_op(handle_, 3, dtype<T>, &tensor.Raw(), nullptr, loc));
+        Check(ascendc_que_free_tensor(handle_, &tensor.Raw(), loc));
     }
 
-    void FreeAllEvent(Loc loc = Loc()) { Check(ascendc_que_op(handle_, 4, dtype<uint8_t>, nullptr, nullptr, loc)); }
+    void FreeAllEvent(Loc loc = Loc()) { Check(ascendc_que_free_all_event(handle_, loc)); }
 
     bool VacantInQue() const { return ascendc_que_query(handle_, 0) != 0; }
     bool HasTensorInQue() const { return ascendc_que_query(handle_, 1) != 0; }

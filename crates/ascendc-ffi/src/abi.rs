@@ -1,7 +1,7 @@
 //! The plain-data types that cross the C ABI, and the call wrapper that gives every call its C++
 //! source location and turns errors into status codes.
 
-use ascendc::api::foreign::LocalSizes;
+use ascendc::api::foreign::{ForeignLocal, LocalSizes};
 use ascendc::error::{Category, SimError, SourceLoc};
 use ascendc::position::{Hardware, TPosition};
 use ascendc::{DType, DataFormat, LocalTensor, ShapeInfo};
@@ -141,33 +141,21 @@ impl AscShape {
     }
 }
 
-/// A `LocalTensor` by value: position and buffer indices, byte address and length, the queue
-/// buffer it came from (`owner_queue` 0: none) and its ShapeInfo (`has_shape` 0: none).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AscLocal {
-    /// Byte address in the physical buffer.
-    pub addr: u32,
-    /// Length in bytes.
-    pub len: u32,
-    /// Owning queue id, 0 when the tensor is not a queue buffer.
-    pub owner_queue: u32,
-    /// Allocation (generation) of the owning queue buffer the tensor belongs to.
-    pub owner_gen: u32,
-    /// Buffer index in the owning queue.
-    pub owner_buf: u16,
-    /// `TPosition` index.
-    pub pos: u8,
-    /// `Hardware` index.
-    pub hw: u8,
-    /// 1 when `shape` is set.
-    pub has_shape: u8,
-    /// The ShapeInfo.
-    pub shape: AscShape,
+/// A `LocalTensor` by value, as the C++ side holds it (`detail::RawLocal`): the simulator's own
+/// handle layout ([`ForeignLocal`]), so that it crosses the ABI without conversion.
+#[repr(transparent)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AscLocal(pub ForeignLocal);
+
+impl std::ops::Deref for AscLocal {
+    type Target = ForeignLocal;
+    fn deref(&self) -> &ForeignLocal {
+        &self.0
+    }
 }
 
 /// A `GlobalTensor` by value: the GM pointer, the size given to `SetGlobalBuffer` and the
-/// ShapeInfo (`has_shape` 0: none).
+/// ShapeInfo (null: none; otherwise from [`ascendc_shape_intern`]).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct AscGlobal {
@@ -175,10 +163,36 @@ pub struct AscGlobal {
     pub ptr: *const u8,
     /// Element count (0 when not given).
     pub size: u64,
-    /// 1 when `shape` is set.
-    pub has_shape: u8,
-    /// The ShapeInfo.
-    pub shape: AscShape,
+    /// The stored ShapeInfo, or null.
+    pub shape: *const ShapeInfo,
+}
+
+// The C++ `ShapeInfo` is read in place from the simulator's stored copies.
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<AscShape>() == size_of::<ShapeInfo>());
+    assert!(offset_of!(AscShape, shape_dim) == offset_of!(ShapeInfo, shape_dim));
+    assert!(offset_of!(AscShape, original_shape_dim) == offset_of!(ShapeInfo, original_shape_dim));
+    assert!(offset_of!(AscShape, data_format) == offset_of!(ShapeInfo, data_format));
+    assert!(offset_of!(AscShape, shape) == offset_of!(ShapeInfo, shape));
+    assert!(offset_of!(AscShape, original_shape) == offset_of!(ShapeInfo, original_shape));
+};
+
+/// `SetShapeInfo`: stores `shape` once for the life of the process and gives its address, which
+/// tensor handles hold (`GetShapeInfo` reads it in place). More than 8 dimensions is an error.
+///
+/// # Safety
+/// `shape` is valid for reads and `out` for writes.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_shape_intern(
+    shape: *const AscShape,
+    out: *mut *const ShapeInfo,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        *out = (*shape).info()?.interned();
+        Ok(())
+    })
 }
 
 const POSITIONS: [TPosition; 16] = {
@@ -282,24 +296,26 @@ pub fn block_scope<R>(f: impl FnOnce() -> R) -> R {
 }
 
 impl AscLocal {
-    /// The tensor as the simulator's handle: bounds-checked against the running core's buffer
-    /// sizes, with its ShapeInfo when it has one.
-    #[inline]
+    /// The tensor as the simulator's handle, when its indices are valid and its bytes lie in
+    /// their buffer: checked against this block's cached buffer sizes without entering the
+    /// core, or on the running core (which reports a bad handle, or one made outside a kernel).
+    #[inline(always)]
     pub fn tensor<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
-        let mut t = LocalTensor::default();
-        self.load(&mut t)?;
-        Ok(t)
+        match SIZES.with(Cell::get) {
+            // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
+            Some(sizes) => match unsafe { self.0.view(&sizes) } {
+                Some(t) => Ok(*t),
+                None => unsafe { self.0.checked() },
+            },
+            None => unsafe { self.0.checked() },
+        }
     }
 
-    /// Makes `t` the simulator's handle of this tensor, as [`AscLocal::tensor`] gives it. Built
-    /// in place: a handle without a ShapeInfo inside its buffer (the common case) is checked
-    /// against this block's cached buffer sizes, without entering the core or moving tensors.
+    /// Makes `t` the simulator's handle of this tensor, as [`AscLocal::tensor`] gives it.
     #[inline(always)]
     pub fn load<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {
-        if self.load_within(t) {
-            return Ok(());
-        }
-        self.load_checked(t)
+        *t = self.tensor()?;
+        Ok(())
     }
 
     /// [`AscLocal::load`] for a call made at `loc` outside a location scope ([`call_at`]).
@@ -309,102 +325,29 @@ impl AscLocal {
         t: &mut LocalTensor<T>,
         loc: SourceLoc,
     ) -> Result<(), SimError> {
-        if self.load_within(t) {
-            return Ok(());
-        }
-        loc.scope(|| self.load_checked(t))
-    }
-
-    /// The common case of a load: a handle without a ShapeInfo inside its buffer (by this
-    /// block's cached buffer sizes); false when the long way must decide.
-    #[inline(always)]
-    fn load_within<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> bool {
-        if self.has_shape != 0 {
-            return false;
-        }
-        match (
-            POSITIONS.get(self.pos as usize),
-            BUFFERS.get(self.hw as usize),
-            SIZES.with(Cell::get),
-        ) {
-            (Some(&pos), Some(&hw), Some(sizes)) => {
-                t.assign_parts_within(&sizes, pos, hw, self.addr, self.len, self.owner())
+        if let Some(sizes) = SIZES.with(Cell::get) {
+            // SAFETY: as in `tensor`.
+            if let Some(v) = unsafe { self.0.view(&sizes) } {
+                *t = *v;
+                return Ok(());
             }
-            _ => false,
         }
+        loc.scope(|| self.load(t))
     }
 
-    /// [`AscLocal::load`] the long way: checked on the running core (which reports a handle
-    /// outside its buffer, or one made outside a kernel), with the ShapeInfo.
-    #[inline(never)]
-    fn load_checked<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {
-        let (pos, hw) = (position(self.pos)?, hardware(self.hw)?);
-        let sizes = SIZES.with(Cell::get);
-        let within = sizes
-            .is_some_and(|s| t.assign_parts_within(&s, pos, hw, self.addr, self.len, self.owner()));
-        if !within {
-            *t = LocalTensor::from_parts(pos, hw, self.addr, self.len, self.owner())?;
-        }
-        if self.has_shape != 0 {
-            t.set_shape_info(self.shape.info()?);
-        }
-        Ok(())
-    }
-
-    /// The owning queue, buffer and allocation, if the tensor is a queue buffer.
-    #[inline(always)]
-    fn owner(&self) -> Option<(u32, u16, u32)> {
-        (self.owner_queue != 0).then_some((self.owner_queue, self.owner_buf, self.owner_gen))
-    }
-
-    /// The plain-data form of a simulator handle.
+    /// The C++ form of a simulator handle.
     #[inline(always)]
     pub fn of<T: ascendc::Element>(t: &LocalTensor<T>) -> AscLocal {
-        let (pos, hw, addr, len, owner) = t.to_parts();
-        let (owner_queue, owner_buf, owner_gen) = owner.unwrap_or((0, 0, 0));
-        let (has_shape, shape) = match t.get_shape_info() {
-            Some(s) => (1, AscShape::of(&s)),
-            None => (0, AscShape::default()),
-        };
-        AscLocal {
-            addr,
-            len,
-            owner_queue,
-            owner_gen,
-            owner_buf,
-            pos: pos as u8,
-            hw: hw as u8,
-            has_shape,
-            shape,
-        }
+        AscLocal(ForeignLocal::of(t))
     }
 
-    /// Writes the plain-data form of `t` into `out` in place, its ShapeInfo only when it has
-    /// one (the C++ side reads `shape` only when `has_shape` is 1): a queue operation returns a
-    /// handle on every call, and building the whole struct to copy it out costs more than the
-    /// operation.
+    /// Writes the C++ form of `t` into `out`.
     ///
     /// # Safety
     /// `out` is valid for writes.
     #[inline(always)]
     pub unsafe fn write<T: ascendc::Element>(t: &LocalTensor<T>, out: *mut AscLocal) {
-        let (pos, hw, addr, len, owner) = t.to_parts();
-        let (owner_queue, owner_buf, owner_gen) = owner.unwrap_or((0, 0, 0));
-        let o = &mut *out;
-        o.addr = addr;
-        o.len = len;
-        o.owner_queue = owner_queue;
-        o.owner_gen = owner_gen;
-        o.owner_buf = owner_buf;
-        o.pos = pos as u8;
-        o.hw = hw as u8;
-        match t.get_shape_info() {
-            Some(s) => {
-                o.has_shape = 1;
-                o.shape = AscShape::of(&s);
-            }
-            None => o.has_shape = 0,
-        }
+        out.write(AscLocal::of(t));
     }
 }
 
@@ -577,7 +520,7 @@ mod tests {
 
     /// A 64-byte VECIN tensor at `addr` in UB, owned by buffer 1 of queue 3.
     fn vecin(addr: u32) -> AscLocal {
-        AscLocal {
+        AscLocal(ForeignLocal {
             addr,
             len: 64,
             owner_queue: 3,
@@ -585,8 +528,8 @@ mod tests {
             owner_buf: 1,
             pos: TPosition::VECIN as u8,
             hw: Hardware::UB as u8,
-            ..AscLocal::default()
-        }
+            ..ForeignLocal::default()
+        })
     }
 
     #[test]
@@ -606,19 +549,31 @@ mod tests {
                     assert_eq!(AscLocal::of(&t).tensor::<f32>()?.to_parts(), parts);
                     let mut shaped = vecin(0);
                     let info = ShapeInfo::new(&[4, 4], DataFormat::ND)?;
-                    shaped.has_shape = 1;
-                    shaped.shape = AscShape::of(&info);
+                    let mut out = std::ptr::null();
+                    let c = AscShape::of(&info);
+                    assert_eq!(
+                        unsafe { ascendc_shape_intern(&c, &mut out, at(c"k.cpp", 3)) },
+                        0
+                    );
+                    shaped.0.shape = out;
                     let t = shaped.tensor::<f32>()?;
                     assert_eq!(t.get_shape_info(), Some(info));
-                    assert_eq!(AscLocal::of(&t).shape.shape[..2], [4, 4]);
-                    let e = AscLocal {
+                    // The C++ side reads the stored ShapeInfo in place.
+                    let read = unsafe { &*(AscLocal::of(&t).shape as *const AscShape) };
+                    assert_eq!((read.shape_dim, read.shape[..2].to_vec()), (2, vec![4, 4]));
+                    let e = AscLocal(ForeignLocal {
                         pos: 16,
-                        ..vecin(0)
-                    }
+                        ..vecin(0).0
+                    })
                     .tensor::<f32>()
                     .unwrap_err();
                     assert_eq!(e.message, "invalid TPosition index 16 from the C++ side");
-                    let e = AscLocal { hw: 8, ..vecin(0) }.tensor::<f32>().unwrap_err();
+                    let e = AscLocal(ForeignLocal {
+                        hw: 8,
+                        ..vecin(0).0
+                    })
+                    .tensor::<f32>()
+                    .unwrap_err();
                     assert_eq!(e.message, "invalid buffer index 8 from the C++ side");
                     Ok(())
                 };

@@ -107,9 +107,8 @@ pub fn load_global<T: ascendc::Element>(
     g: &AscGlobal,
 ) -> Result<(), SimError> {
     t.set_global_buffer_with_size(lookup(api, g.ptr)?, g.size);
-    if g.has_shape != 0 {
-        t.set_shape_info(g.shape.info()?);
-    }
+    // SAFETY: `shape` is null or from `ascendc_shape_intern`.
+    t.set_interned_shape(unsafe { g.shape.as_ref() });
     Ok(())
 }
 

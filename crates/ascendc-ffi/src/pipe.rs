@@ -4,7 +4,7 @@ use crate::abi::{call, call_at, dtype, position, AscLoc, AscLocal};
 use crate::sync::event;
 use crate::with_dtype;
 use ascendc::api::tque::DynQue;
-use ascendc::error::{SimError, SourceLoc};
+use ascendc::error::SimError;
 use ascendc::position::QuePosition;
 use ascendc::{LocalTensor, TBuf, TPipe, TPosition};
 
@@ -193,54 +193,82 @@ pub unsafe extern "C" fn ascendc_que_free(que: *mut DynQue) {
     drop(Box::from_raw(que));
 }
 
-/// A queue operation on `input` (EnQue, FreeTensor) or filling `out` (AllocTensor, DeQue). The
-/// element type does not change what a queue does, so every form runs with bytes.
-///
-/// # Safety
-/// The pointer the operation uses is valid (`input` for reads, `out` for writes).
-unsafe fn que_op(
-    q: &mut DynQue,
-    op: u8,
-    input: *const AscLocal,
-    out: *mut AscLocal,
-    loc: SourceLoc,
-) -> Result<(), SimError> {
-    match op {
-        0 => AscLocal::write(&q.alloc_tensor_at::<u8>(loc)?, out),
-        1 | 3 => {
-            let mut t = LocalTensor::<u8>::default();
-            (*input).load_at(&mut t, loc)?;
-            if op == 1 {
-                q.enque_at(&t, loc)?
-            } else {
-                q.free_tensor_at(&t, loc)?
-            }
-        }
-        2 => AscLocal::write(&q.deque_at::<u8>(loc)?, out),
-        _ => loc.scope(|| q.free_all_event())?,
-    }
-    Ok(())
-}
+// The queue operations. The element type does not change what a queue does, so every form runs
+// with bytes; each has its own entry point, as the hot loop of a kernel calls them all.
 
-/// `AllocTensor` (0, into `out`), `EnQue` (1, of `input`), `DeQue` (2, into `out`),
-/// `FreeTensor` (3, of `input`), `FreeAllEvent` (4) on a queue of tensors of element type `elem`.
+/// `AllocTensor`: the next free buffer of `que`, into `out`.
 ///
 /// # Safety
-/// `que` comes from [`ascendc_que_new`]; the tensor pointer the operation uses is valid (`input`
-/// for reads, `out` for writes).
+/// `que` comes from [`ascendc_que_new`]; `out` is valid for writes.
 #[no_mangle]
-pub unsafe extern "C" fn ascendc_que_op(
+pub unsafe extern "C" fn ascendc_que_alloc(
     que: *mut DynQue,
-    op: u8,
-    elem: u8,
-    input: *const AscLocal,
     out: *mut AscLocal,
     loc: AscLoc,
 ) -> i32 {
     call_at(loc, |loc| {
-        dtype(elem)?;
-        que_op(&mut *que, op, input, out, loc)
+        AscLocal::write(&(*que).alloc_tensor_at::<u8>(loc)?, out);
+        Ok(())
     })
+}
+
+/// `EnQue` of `input`.
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`]; `input` is valid for reads.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_que_enque(
+    que: *mut DynQue,
+    input: *const AscLocal,
+    loc: AscLoc,
+) -> i32 {
+    call_at(loc, |loc| {
+        let mut t = LocalTensor::<u8>::default();
+        (*input).load_at(&mut t, loc)?;
+        (*que).enque_at(&t, loc)
+    })
+}
+
+/// `DeQue`: the oldest enqueued tensor of `que`, into `out`.
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`]; `out` is valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_que_deque(
+    que: *mut DynQue,
+    out: *mut AscLocal,
+    loc: AscLoc,
+) -> i32 {
+    call_at(loc, |loc| {
+        AscLocal::write(&(*que).deque_at::<u8>(loc)?, out);
+        Ok(())
+    })
+}
+
+/// `FreeTensor` of `input`.
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`]; `input` is valid for reads.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_que_free_tensor(
+    que: *mut DynQue,
+    input: *const AscLocal,
+    loc: AscLoc,
+) -> i32 {
+    call_at(loc, |loc| {
+        let mut t = LocalTensor::<u8>::default();
+        (*input).load_at(&mut t, loc)?;
+        (*que).free_tensor_at(&t, loc)
+    })
+}
+
+/// `FreeAllEvent`.
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`].
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_que_free_all_event(que: *mut DynQue, loc: AscLoc) -> i32 {
+    call(loc, || (*que).free_all_event())
 }
 
 /// `VacantInQue` (0), `HasTensorInQue` (1), `GetTensorCountInQue` (2), `HasIdleBuffer` (3).

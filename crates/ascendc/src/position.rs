@@ -2,9 +2,11 @@
 
 use std::fmt;
 
-/// Ascend C logical positions, numbered as in `TPosition` (`GM = 0` … `C2PIPE2LOCAL = 15`).
+/// Ascend C logical positions, numbered as in `TPosition` (`GM = 0` … `C2PIPE2LOCAL = 15`; one
+/// byte, as foreign front ends hold it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(clippy::upper_case_acronyms)]
+#[repr(u8)]
 pub enum TPosition {
     /// Global memory.
     GM = 0,
@@ -61,9 +63,10 @@ impl fmt::Display for TPosition {
     }
 }
 
-/// Physical memories of an AI core, plus GM.
+/// Physical memories of an AI core, plus GM (one byte, numbered as listed from `GM = 0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(clippy::upper_case_acronyms)]
+#[repr(u8)]
 pub enum Hardware {
     /// Global memory.
     GM = 0,

@@ -112,7 +112,7 @@ fn check_copy<'a, T: Element>(
         )
     })?;
     let name = if to_spm { "writeBuffer" } else { "readBuffer" };
-    Owner::check_live(local.owner, core, api, name)?;
+    Owner::check_live(local.owner(), core, api, name)?;
     if local.hw != Hardware::UB {
         return Err(SimError::new(
             Category::Position,

@@ -39,24 +39,27 @@ impl Owner {
 #[doc(hidden)]
 pub type OwnerParts = (u32, u16, u32);
 
-/// Tensor shape description (`ShapeInfo`): up to 8 dimensions.
+/// Tensor shape description (`ShapeInfo`): up to 8 dimensions. Laid out as the C++ struct
+/// (C layout, fields in its order), so that foreign front ends read a stored one in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(C)]
 pub struct ShapeInfo {
     /// Number of dimensions used in `shape`.
     pub shape_dim: u8,
     /// Number of dimensions used in `original_shape`.
     pub original_shape_dim: u8,
+    /// Layout.
+    pub data_format: DataFormat,
     /// Extent of each dimension, in elements.
     pub shape: [u32; 8],
     /// Extent of each original dimension, in elements.
     pub original_shape: [u32; 8],
-    /// Layout.
-    pub data_format: DataFormat,
 }
 
-/// Data layouts a `ShapeInfo` can name.
+/// Data layouts a `ShapeInfo` can name (one byte: ND 0, NZ 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[allow(clippy::upper_case_acronyms)]
+#[repr(u8)]
 pub enum DataFormat {
     /// Row-major.
     #[default]
@@ -115,12 +118,19 @@ impl ShapeInfo {
 
 /// A typed view of on-chip memory (`LocalTensor<T>`): a logical position, the physical buffer,
 /// a byte address in it and a byte length. Copying the handle does not copy data.
+///
+/// C layout, the same for every `T`: foreign front ends hold handles as
+/// [`ForeignLocal`](super::foreign::ForeignLocal), field for field this struct.
+#[repr(C)]
 pub struct LocalTensor<T> {
-    pub(crate) pos: TPosition,
-    pub(crate) hw: Hardware,
     pub(crate) addr: u32,
     pub(crate) len: u32,
-    pub(crate) owner: Option<Owner>,
+    /// Owning queue id (0: not a queue buffer), allocation and buffer index ([`Owner`]).
+    pub(crate) owner_queue: u32,
+    pub(crate) owner_gen: u32,
+    pub(crate) owner_buf: u16,
+    pub(crate) pos: TPosition,
+    pub(crate) hw: Hardware,
     pub(crate) shape: Option<&'static ShapeInfo>,
     _t: PhantomData<T>,
 }
@@ -157,15 +167,32 @@ impl<T: Element> LocalTensor<T> {
         len: u32,
         owner: Option<Owner>,
     ) -> Self {
+        let o = owner.unwrap_or(Owner {
+            queue: 0,
+            buf: 0,
+            gen: 0,
+        });
         LocalTensor {
-            pos,
-            hw,
             addr,
             len,
-            owner,
+            owner_queue: o.queue,
+            owner_gen: o.gen,
+            owner_buf: o.buf,
+            pos,
+            hw,
             shape: None,
             _t: PhantomData,
         }
+    }
+
+    /// The queue buffer the tensor came from, if any.
+    #[inline(always)]
+    pub(crate) fn owner(&self) -> Option<Owner> {
+        (self.owner_queue != 0).then_some(Owner {
+            queue: self.owner_queue,
+            buf: self.owner_buf,
+            gen: self.owner_gen,
+        })
     }
 
     /// Number of elements (`GetSize`).
@@ -177,7 +204,7 @@ impl<T: Element> LocalTensor<T> {
     /// buffer and allocation), for front ends in other languages that hold tensors by value.
     #[doc(hidden)]
     pub fn to_parts(&self) -> (TPosition, Hardware, u32, u32, Option<OwnerParts>) {
-        let owner = self.owner.map(|o| (o.queue, o.buf, o.gen));
+        let owner = self.owner().map(|o| (o.queue, o.buf, o.gen));
         (self.pos, self.hw, self.addr, self.len, owner)
     }
 
@@ -201,9 +228,9 @@ impl<T: Element> LocalTensor<T> {
                 "a local tensor exists only inside a running kernel",
             ))
         })?;
-        let mut t = LocalTensor::default();
-        if t.assign_parts_within(&sizes, pos, hw, addr, len, owner) {
-            return Ok(t);
+        if hw != Hardware::GM && addr as u64 + len as u64 <= sizes.size(hw) as u64 {
+            let owner = owner.map(|(queue, buf, gen)| Owner { queue, buf, gen });
+            return Ok(LocalTensor::raw(pos, hw, addr, len, owner));
         }
         let size = sizes.size(hw);
         Err(fail_outside(SimError::new(
@@ -261,11 +288,13 @@ impl<T: Element> LocalTensor<T> {
     /// The same bytes as elements of `U` (`ReinterpretCast`).
     pub fn reinterpret_cast<U: Element>(&self) -> LocalTensor<U> {
         LocalTensor {
-            pos: self.pos,
-            hw: self.hw,
             addr: self.addr,
             len: self.len,
-            owner: self.owner,
+            owner_queue: self.owner_queue,
+            owner_gen: self.owner_gen,
+            owner_buf: self.owner_buf,
+            pos: self.pos,
+            hw: self.hw,
             shape: self.shape,
             _t: PhantomData,
         }
@@ -325,7 +354,7 @@ impl<T: Element> LocalTensor<T> {
         let loc = SourceLoc::caller();
         const API: &str = "LocalTensor::GetValue";
         with_core(API, loc, |core| {
-            Owner::check_live(self.owner, core, API, "tensor")?;
+            Owner::check_live(self.owner(), core, API, "tensor")?;
             let a = self.check_index(API, i)?;
             let mut v = T::default();
             dma::read(
@@ -355,7 +384,7 @@ impl<T: Element> LocalTensor<T> {
         let loc = SourceLoc::caller();
         const API: &str = "LocalTensor::SetValue";
         with_core(API, loc, |core| {
-            Owner::check_live(self.owner, core, API, "tensor")?;
+            Owner::check_live(self.owner(), core, API, "tensor")?;
             let a = self.check_index(API, i)?;
             dma::write(
                 core,

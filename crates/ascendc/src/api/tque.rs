@@ -278,8 +278,8 @@ impl QueueState {
         loc: SourceLoc,
     ) -> Result<()> {
         const API: &str = "TQue::EnQue";
-        let idx = self.owned(API, t.owner)?;
-        Owner::check_live(t.owner, core, API, "tensor")?;
+        let idx = self.owned(API, t.owner())?;
+        Owner::check_live(t.owner(), core, API, "tensor")?;
         if self.depth != 0 && self.used_count >= self.depth as u32 {
             return Err(SimError::new(
                 Category::QueueState,
@@ -385,9 +385,9 @@ impl QueueState {
         loc: SourceLoc,
     ) -> Result<()> {
         const API: &str = "TQue::FreeTensor";
-        let idx = self.owned(API, t.owner)?;
+        let idx = self.owned(API, t.owner())?;
         if self.bufs[idx].state != BufState::Free {
-            Owner::check_live(t.owner, core, API, "tensor")?;
+            Owner::check_live(t.owner(), core, API, "tensor")?;
         }
         if self.bufs[idx].state == BufState::Free {
             return Err(SimError::new(

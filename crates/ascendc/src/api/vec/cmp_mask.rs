@@ -191,7 +191,7 @@ fn check_transfer<T: Element>(
     t: &LocalTensor<T>,
     min: u32,
 ) -> Result<()> {
-    Owner::check_live(t.owner, core, api, name)?;
+    Owner::check_live(t.owner(), core, api, name)?;
     if t.hw != Hardware::UB {
         return Err(SimError::new(
             Category::Position,

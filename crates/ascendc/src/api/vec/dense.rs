@@ -33,7 +33,7 @@ fn same_type_run<T: Element>(
         t.hw == Hardware::UB
             && (t.addr as u64).is_multiple_of(BLOCK)
             && bytes <= t.len as u64
-            && Owner::check_live(t.owner, core, api, "").is_ok()
+            && Owner::check_live(t.owner(), core, api, "").is_ok()
     };
     let (d0, d1) = (dst.addr as u64, dst.addr as u64 + bytes);
     if !fits(dst) {

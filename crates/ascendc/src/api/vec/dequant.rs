@@ -123,7 +123,7 @@ pub fn set_deq_scale_vector(vdeq: &LocalTensor<u64>, info: &VdeqInfo) -> Result<
     let loc = SourceLoc::caller();
     with_core(API, loc, |core| {
         check_quant_product(core, API)?;
-        Owner::check_live(vdeq.owner, core, API, "vdeq")?;
+        Owner::check_live(vdeq.owner(), core, API, "vdeq")?;
         if vdeq.hw != Hardware::UB {
             return Err(SimError::new(
                 Category::Position,

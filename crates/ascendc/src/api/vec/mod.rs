@@ -257,7 +257,7 @@ impl Opnd {
             blk,
             rep,
             write,
-            owner: t.owner,
+            owner: t.owner(),
         }
     }
 }
@@ -336,7 +336,7 @@ impl BitOpnd {
             len: t.len,
             write,
             advance,
-            owner: t.owner,
+            owner: t.owner(),
         }
     }
 }
