@@ -508,6 +508,14 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
     // The last instruction at which each pipe checks an access: after it, the pipe can no
     // longer meet an earlier access. Found from the end; the scan stops once every pipe with
     // instructions has been seen.
+    // A read of a memory that nothing in the record writes can not take part in a hazard:
+    // such reads (a kernel's input tensors) are skipped, decided per access shape.
+    let mut written: Vec<Space> = trace.shapes().filter(|s| s.0).map(|s| s.1).collect();
+    written.dedup();
+    let relevant: Vec<bool> = trace
+        .shapes()
+        .map(|(write, space)| write || written.contains(&space))
+        .collect();
     let mut last = [usize::MAX; PIPES];
     let mut unseen = trace.counts().iter().filter(|&&n| n > 0).count();
     for (i, ins) in trace.instrs().enumerate().rev() {
@@ -517,7 +525,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
         let p = ins.pipe() as usize;
         if last[p] == usize::MAX
             && matches!(ins.kind(), InstrKind::Op)
-            && ins.accesses().any(|a| nonempty(&a))
+            && ins.accesses_if(&relevant).any(|a| nonempty(&a))
         {
             last[p] = i;
             unseen -= 1;
@@ -588,7 +596,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                 count[p] += 1;
                 let (api, location) = trace.site(ins.site());
                 accesses.clear();
-                for a in ins.accesses() {
+                for a in ins.accesses_if(&relevant) {
                     if nonempty(&a) {
                         accesses.push(live.query(a));
                     }
@@ -863,7 +871,9 @@ mod tests {
     const EVENTS: [HardEvent; 3] = [HardEvent::MTE2_V, HardEvent::V_MTE3, HardEvent::MTE3_MTE2];
 
     /// write, GM (else UB), base, len, blocks, block stride, repeats, repeat stride.
-    type RawAccess = (bool, bool, u64, u32, u32, u64, u32, u64);
+    /// (write, memory, base, len, blocks, block stride, repeats, repeat stride); memory 0 is UB,
+    /// 1 a GM allocation, 2 a GM allocation only read (a kernel input).
+    type RawAccess = (bool, u8, u64, u32, u32, u64, u32, u64);
 
     #[derive(Debug, Clone)]
     enum Step {
@@ -892,9 +902,9 @@ mod tests {
             Just((256, 32, 4, 64, 2, 512)),
             Just((0, 2048, 1, 0, 1, 0)),
         ];
-        let access = (any::<bool>(), any::<bool>(), pattern).prop_map(
-            |(write, gm, (base, len, blocks, bs, repeats, rs))| {
-                (write, gm, base, len, blocks, bs, repeats, rs)
+        let access = (any::<bool>(), 0u8..3, pattern).prop_map(
+            |(write, mem, (base, len, blocks, bs, repeats, rs))| {
+                (write, mem, base, len, blocks, bs, repeats, rs)
             },
         );
         steps_of(access)
@@ -903,7 +913,7 @@ mod tests {
     fn step() -> impl Strategy<Value = Step> {
         let access = (
             any::<bool>(),
-            any::<bool>(),
+            0u8..3,
             prop_oneof![0u64..1024, 0u64..(3 << 20)],
             prop_oneof![Just(0u32), 1u32..64, 1u32..8192],
             0u32..4,
@@ -926,12 +936,12 @@ mod tests {
                 Step::Op(p, a, accs) => {
                     let accs: Vec<Access> = accs
                         .iter()
-                        .map(|&(write, gm, base, len, blocks, bs, repeats, rs)| Access {
-                            write,
-                            space: if gm {
-                                Space::Gm(1)
-                            } else {
-                                Space::Local(Hardware::UB)
+                        .map(|&(write, mem, base, len, blocks, bs, repeats, rs)| Access {
+                            write: write && mem != 2,
+                            space: match mem {
+                                0 => Space::Local(Hardware::UB),
+                                1 => Space::Gm(1),
+                                _ => Space::Gm(2),
                             },
                             base,
                             len,

@@ -570,9 +570,13 @@ impl InstrRef<'_> {
         self.record.instrs[self.index].site
     }
 
-    /// Its accesses.
-    pub(crate) fn accesses(&self) -> impl ExactSizeIterator<Item = Access> + '_ {
-        self.accesses.clone().map(|k| self.record.access(k))
+    /// Its accesses whose shape (an index into [`Trace::shapes`]) `keep` is true for; the
+    /// others are not read.
+    pub(crate) fn accesses_if<'k>(&'k self, keep: &'k [bool]) -> impl Iterator<Item = Access> + 'k {
+        self.accesses
+            .clone()
+            .filter(|&k| keep[self.record.shapes[k] as usize])
+            .map(|k| self.record.access(k))
     }
 }
 
@@ -866,6 +870,16 @@ impl Trace {
         InstrIter::new(self.kept.as_deref().map(|k| &k.record))
     }
 
+    /// Whether it writes and the memory it touches, for each distinct access shape of the kept
+    /// record (few: a loop repeats them), in the order [`InstrRef::accesses_if`] indexes them.
+    pub(crate) fn shapes(&self) -> impl ExactSizeIterator<Item = (bool, Space)> + '_ {
+        let table = self
+            .kept
+            .as_ref()
+            .map_or(&[][..], |k| &k.record.shape_table[..]);
+        table.iter().map(|s| (s.write, s.space))
+    }
+
     /// API and source line of a call site of [`InstrRef::site`].
     pub(crate) fn site(&self, site: u32) -> (&'static str, SourceLoc) {
         let kept = self.kept.as_ref().expect("a site implies a record");
@@ -987,13 +1001,29 @@ mod tests {
             );
             assert_eq!(t.accesses(ins), &acc[..]);
         }
-        // The checks' reader walks the record both ways.
-        let forward: Vec<Vec<Access>> = t.instrs().map(|i| i.accesses().collect()).collect();
-        let mut backward: Vec<Vec<Access>> =
-            t.instrs().rev().map(|i| i.accesses().collect()).collect();
+        // The checks' reader walks the record both ways, reading the shapes it is asked for.
+        let all = vec![true; t.shapes().len()];
+        let forward: Vec<Vec<Access>> = t.instrs().map(|i| i.accesses_if(&all).collect()).collect();
+        let mut backward: Vec<Vec<Access>> = t
+            .instrs()
+            .rev()
+            .map(|i| i.accesses_if(&all).collect())
+            .collect();
         backward.reverse();
         assert_eq!(forward, backward);
         assert!(forward.iter().zip(&expected).all(|(a, e)| a == &e.5));
+        let writes: Vec<bool> = t.shapes().map(|(write, _)| write).collect();
+        let written: Vec<Vec<Access>> = t
+            .instrs()
+            .map(|i| i.accesses_if(&writes).collect())
+            .collect();
+        let expected_writes = expected
+            .iter()
+            .map(|e| e.5.iter().filter(|a| a.write).copied());
+        assert!(written
+            .iter()
+            .zip(expected_writes)
+            .all(|(a, e)| a.iter().copied().eq(e)));
         // Recording after a read rebuilds the lists.
         t.record(Pipe::MTE3, "DataCopy", InstrKind::Barrier, here, &[]);
         let last = t.instructions().last().copied().unwrap();
