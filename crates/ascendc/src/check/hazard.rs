@@ -594,7 +594,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
             },
             InstrKind::Op => {
                 count[p] += 1;
-                let (api, location) = trace.site(ins.site());
+                let site = ins.site();
                 accesses.clear();
                 for a in ins.accesses_if(&relevant) {
                     if nonempty(&a) {
@@ -609,6 +609,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                             (true, false) => "RAW",
                             _ => "WAR",
                         };
+                        let (api, location) = trace.site(site);
                         let (l_api, l_location) = trace.site(l.site);
                         if !reported.insert((l_location, location, kind)) {
                             return;
@@ -641,7 +642,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                 // An access no later pipe can meet unordered is not kept at all.
                 if watch[p] != 0 {
                     for q in &accesses {
-                        live.insert(pipe, count[p], q, ins.site());
+                        live.insert(pipe, count[p], q, site);
                     }
                 }
             }
