@@ -24,6 +24,9 @@ const PIPES: usize = 8;
 #[derive(Clone, Copy)]
 struct Live {
     acc: Access,
+    /// `acc.end()` and `solid(&acc)`, kept for the queries that visit it.
+    end: u64,
+    solid: bool,
     pipe: Pipe,
     /// The pipe's instruction count when it issued the access.
     seq: u64,
@@ -51,10 +54,10 @@ const BUCKET: u64 = 512;
 /// First and last bucket of an access, `None` when it spans more than [`MAX_PAGES`] pages.
 type Span = Option<(u64, u64)>;
 
-/// The buckets an access touches (see [`Span`]).
-fn buckets(acc: &Access) -> Span {
-    let end = acc.end() - 1;
-    (end / PAGE - acc.base / PAGE < MAX_PAGES).then_some((acc.base / BUCKET, end / BUCKET))
+/// The buckets the bytes `base .. end` touch (see [`Span`]); `end > base`.
+fn buckets(base: u64, end: u64) -> Span {
+    let last = end - 1;
+    (last / PAGE - base / PAGE < MAX_PAGES).then_some((base / BUCKET, last / BUCKET))
 }
 
 /// True when the pattern's runs tile `[base, end)` without gaps or overlaps, in order.
@@ -203,6 +206,9 @@ struct LiveSet {
 #[derive(Clone, Copy)]
 struct Query {
     acc: Access,
+    /// `acc.end()` and `solid(&acc)`.
+    end: u64,
+    solid: bool,
     span: Span,
     sp: usize,
 }
@@ -210,10 +216,13 @@ struct Query {
 impl LiveSet {
     /// `acc` ready to be checked and inserted.
     fn query(&mut self, acc: Access) -> Query {
-        let span = buckets(&acc);
+        let end = acc.end();
+        let span = buckets(acc.base, end);
         let first = span.map_or(acc.base / BUCKET, |s| s.0);
         Query {
             acc,
+            end,
+            solid: solid(&acc),
             span,
             sp: self.buckets.space(acc.space, first),
         }
@@ -313,6 +322,8 @@ impl LiveSet {
         }
         let entry = Live {
             acc: *acc,
+            end: q.end,
+            solid: q.solid,
             pipe,
             seq,
             site,
@@ -683,7 +694,7 @@ fn check_access(
     mut report: impl FnMut(&Live, u64, u64),
 ) {
     let acc = &q.acc;
-    let (end, solid_acc) = (acc.end(), solid(acc));
+    let (end, solid_acc, sp) = (q.end, q.solid, q.sp as u32);
     // The access's own runs, filled on first need.
     let mut mine = false;
     let Scratch {
@@ -693,18 +704,18 @@ fn check_access(
     } = scratch;
     hits.clear();
     live.near(q, |slot, l| {
-        let (lb, le) = (l.acc.base, l.acc.end());
+        let (lb, le) = (l.acc.base, l.end);
         // Every run lies inside `[base, end)`.
         if le <= acc.base
             || end <= lb
-            || l.acc.space != acc.space
+            || l.sp != sp
             || !(l.acc.write || acc.write)
             || auto_synced(l.pipe, pipe)
             || vc[pipe as usize][l.pipe as usize] >= l.seq
         {
             return;
         }
-        let shared = if solid_acc && solid(&l.acc) {
+        let shared = if solid_acc && l.solid {
             Some((lb.max(acc.base), le.min(end)))
         } else {
             if !mine {

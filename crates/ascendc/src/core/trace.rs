@@ -346,9 +346,12 @@ const CACHE_BITS: u32 = 10;
 /// A call site by address: API string and file string (pointer, length), line, column.
 type SiteKey = ((usize, usize), (usize, usize), u32, u32);
 
+/// A direct-mapped cache of table indices (`u32::MAX`: empty), `1 << CACHE_BITS` entries.
+type Cache = Box<[u32; 1 << CACHE_BITS]>;
+
 /// The kept record: 12 bytes per instruction and 12 per access, call sites and access shapes
 /// stored once each.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Record {
     instrs: Vec<Packed>,
     /// Access counts of [`MANY`] or more, by instruction index.
@@ -357,15 +360,31 @@ struct Record {
     shapes: Vec<u32>,
     site_table: Vec<(&'static str, SourceLoc)>,
     site_index: HashMap<SiteKey, u32>,
-    site_cache: Vec<u32>,
+    site_cache: Cache,
     shape_table: Vec<Shape>,
     shape_index: HashMap<Shape, u32>,
-    shape_cache: Vec<u32>,
+    shape_cache: Cache,
 }
 
-fn cache_slot(words: [u64; 4]) -> usize {
-    let h =
-        words[0] ^ words[1].rotate_left(16) ^ words[2].rotate_left(32) ^ words[3].rotate_left(48);
+impl Default for Record {
+    fn default() -> Record {
+        Record {
+            instrs: Vec::new(),
+            many: HashMap::default(),
+            bases: Vec::new(),
+            shapes: Vec::new(),
+            site_table: Vec::new(),
+            site_index: HashMap::default(),
+            site_cache: Box::new([u32::MAX; 1 << CACHE_BITS]),
+            shape_table: Vec::new(),
+            shape_index: HashMap::default(),
+            shape_cache: Box::new([u32::MAX; 1 << CACHE_BITS]),
+        }
+    }
+}
+
+/// The cache entry of key hash `h` (its top bits after a multiplicative mix).
+fn cache_slot(h: u64) -> usize {
     (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize
 }
 
@@ -385,21 +404,11 @@ impl Record {
     }
 
     fn site(&mut self, api: &'static str, location: SourceLoc) -> u32 {
-        let key = (
-            (api.as_ptr() as usize, api.len()),
-            (location.file.as_ptr() as usize, location.file.len()),
-            location.line,
-            location.column,
-        );
-        let slot = cache_slot([
-            key.0 .0 as u64 ^ (key.0 .1 as u64) << 48,
-            key.1 .0 as u64 ^ (key.1 .1 as u64) << 48,
-            key.2 as u64,
-            key.3 as u64,
-        ]);
-        if self.site_cache.is_empty() {
-            self.site_cache = vec![u32::MAX; 1 << CACHE_BITS];
-        }
+        // Two call sites rarely share an API string, file and line; the cache entry is checked.
+        let h = (api.as_ptr() as u64)
+            ^ (location.file.as_ptr() as u64).rotate_left(24)
+            ^ ((location.line as u64) << 40 | location.column as u64);
+        let slot = cache_slot(h);
         let same = |(a, l): &(&'static str, SourceLoc)| {
             std::ptr::eq(*a, api)
                 && std::ptr::eq(l.file, location.file)
@@ -412,6 +421,12 @@ impl Record {
                 return cached;
             }
         }
+        let key = (
+            (api.as_ptr() as usize, api.len()),
+            (location.file.as_ptr() as usize, location.file.len()),
+            location.line,
+            location.column,
+        );
         let table = &mut self.site_table;
         let i = *self.site_index.entry(key).or_insert_with(|| {
             table.push((api, location));
@@ -435,15 +450,13 @@ impl Record {
             Space::Gm(id) => id,
             Space::Local(h) => h as u64 | 1 << 63,
         };
-        let slot = cache_slot([
-            space ^ (a.write as u64) << 62,
-            a.len as u64 | (a.blocks as u64) << 32,
-            a.block_stride ^ (a.repeats as u64) << 40,
-            a.repeat_stride,
-        ]);
-        if self.shape_cache.is_empty() {
-            self.shape_cache = vec![u32::MAX; 1 << CACHE_BITS];
-        }
+        let slot = cache_slot(
+            space
+                ^ (a.write as u64) << 62
+                ^ (a.len as u64 | (a.blocks as u64) << 32).rotate_left(16)
+                ^ (a.block_stride ^ (a.repeats as u64) << 40).rotate_left(32)
+                ^ a.repeat_stride.rotate_left(48),
+        );
         let cached = self.shape_cache[slot];
         if self.shape_table.get(cached as usize) == Some(&shape) {
             return cached;
