@@ -6,7 +6,7 @@
 use super::context::with_core;
 use super::data_copy::DataCopyParams;
 use super::sys_support::require;
-use super::tensor::{GlobalTensor, LocalTensor, Owner};
+use super::tensor::{GlobalTensor, LocalTensor};
 use super::tpipe::TPipe;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::Pipe;
@@ -112,7 +112,7 @@ fn check_copy<'a, T: Element>(
         )
     })?;
     let name = if to_spm { "writeBuffer" } else { "readBuffer" };
-    Owner::check_live(local.owner(), core, api, name)?;
+    local.check_live(core, api, name)?;
     if local.hw != Hardware::UB {
         return Err(SimError::new(
             Category::Position,

@@ -185,6 +185,22 @@ impl<T: Element> LocalTensor<T> {
         }
     }
 
+    /// Fails when the tensor is a queue buffer whose allocation was freed on `core`
+    /// ([`Owner::check_live`] without building the owner).
+    #[inline(always)]
+    pub(crate) fn check_live(
+        &self,
+        core: &crate::core::Core,
+        api: &'static str,
+        name: &str,
+    ) -> Result<()> {
+        if self.owner_queue == 0 {
+            return Ok(());
+        }
+        core.lives
+            .check(api, name, self.owner_queue, self.owner_buf, self.owner_gen)
+    }
+
     /// The queue buffer the tensor came from, if any.
     #[inline(always)]
     pub(crate) fn owner(&self) -> Option<Owner> {
@@ -354,7 +370,7 @@ impl<T: Element> LocalTensor<T> {
         let loc = SourceLoc::caller();
         const API: &str = "LocalTensor::GetValue";
         with_core(API, loc, |core| {
-            Owner::check_live(self.owner(), core, API, "tensor")?;
+            self.check_live(core, API, "tensor")?;
             let a = self.check_index(API, i)?;
             let mut v = T::default();
             dma::read(
@@ -384,7 +400,7 @@ impl<T: Element> LocalTensor<T> {
         let loc = SourceLoc::caller();
         const API: &str = "LocalTensor::SetValue";
         with_core(API, loc, |core| {
-            Owner::check_live(self.owner(), core, API, "tensor")?;
+            self.check_live(core, API, "tensor")?;
             let a = self.check_index(API, i)?;
             dma::write(
                 core,

@@ -279,7 +279,7 @@ impl QueueState {
     ) -> Result<()> {
         const API: &str = "TQue::EnQue";
         let idx = self.owned(API, t.owner())?;
-        Owner::check_live(t.owner(), core, API, "tensor")?;
+        t.check_live(core, API, "tensor")?;
         if self.depth != 0 && self.used_count >= self.depth as u32 {
             return Err(SimError::new(
                 Category::QueueState,
@@ -387,7 +387,7 @@ impl QueueState {
         const API: &str = "TQue::FreeTensor";
         let idx = self.owned(API, t.owner())?;
         if self.bufs[idx].state != BufState::Free {
-            Owner::check_live(t.owner(), core, API, "tensor")?;
+            t.check_live(core, API, "tensor")?;
         }
         if self.bufs[idx].state == BufState::Free {
             return Err(SimError::new(

@@ -369,7 +369,7 @@ fn copy_gm_ub_dense<T: Element>(
         || g.check(API, 0, bytes).is_err()
         || !core.profile.supports(DataPath::GmUb)
         || !core.profile.gm_ub_dtypes.contains(T::DTYPE)
-        || Owner::check_live(t.owner(), core, API, "").is_err()
+        || t.check_live(core, API, "").is_err()
     {
         return false;
     }

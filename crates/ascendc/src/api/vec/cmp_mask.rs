@@ -15,7 +15,7 @@ use super::support;
 use super::UnaryRepeatParams;
 use super::{check_dtype, run, run_bits, BinaryRepeatParams, BitOpnd, Count, Issue, Mask, Opnd};
 use crate::api::context::with_core;
-use crate::api::tensor::{LocalTensor, Owner};
+use crate::api::tensor::LocalTensor;
 use crate::core::trace::{Access, Space};
 use crate::core::vector::for_lanes;
 use crate::core::Core;
@@ -191,7 +191,7 @@ fn check_transfer<T: Element>(
     t: &LocalTensor<T>,
     min: u32,
 ) -> Result<()> {
-    Owner::check_live(t.owner(), core, api, name)?;
+    t.check_live(core, api, name)?;
     if t.hw != Hardware::UB {
         return Err(SimError::new(
             Category::Position,

@@ -6,7 +6,7 @@
 
 use super::binary::lanes_for;
 use super::{Issue, BLOCK};
-use crate::api::tensor::{LocalTensor, Owner};
+use crate::api::tensor::LocalTensor;
 use crate::core::trace::{Access, Pipe, Space};
 use crate::core::vector::{contiguous_mask_bits, Enable, Operand, Shape};
 use crate::core::Core;
@@ -29,12 +29,15 @@ fn same_type_run<T: Element>(
         return None;
     }
     let bytes = n as u64 * T::SIZE as u64;
-    let fits = |t: &LocalTensor<T>| {
+    // Inlined whole: the check runs for every operand of every call.
+    #[inline(always)]
+    fn fits<T: Element>(t: &LocalTensor<T>, bytes: u64, core: &Core, api: &'static str) -> bool {
         t.hw == Hardware::UB
             && (t.addr as u64).is_multiple_of(BLOCK)
             && bytes <= t.len as u64
-            && Owner::check_live(t.owner(), core, api, "").is_ok()
-    };
+            && t.check_live(core, api, "").is_ok()
+    }
+    let fits = |t: &LocalTensor<T>| fits(t, bytes, core, api);
     let (d0, d1) = (dst.addr as u64, dst.addr as u64 + bytes);
     if !fits(dst) {
         return None;

@@ -17,7 +17,7 @@ use super::fused::{check_pair, half_deq_scale};
 use super::support;
 use super::{run, Count, Issue, Mask, Opnd, UnaryRepeatParams};
 use crate::api::context::with_core;
-use crate::api::tensor::{LocalTensor, Owner};
+use crate::api::tensor::LocalTensor;
 use crate::core::dma::{self, Endpoint};
 use crate::core::spr::DeqScaleReg;
 use crate::core::trace::{Access, Pipe, Space};
@@ -123,7 +123,7 @@ pub fn set_deq_scale_vector(vdeq: &LocalTensor<u64>, info: &VdeqInfo) -> Result<
     let loc = SourceLoc::caller();
     with_core(API, loc, |core| {
         check_quant_product(core, API)?;
-        Owner::check_live(vdeq.owner(), core, API, "vdeq")?;
+        vdeq.check_live(core, API, "vdeq")?;
         if vdeq.hw != Hardware::UB {
             return Err(SimError::new(
                 Category::Position,

@@ -160,7 +160,7 @@ fn tensor_slots<T: Element>(
         .iter()
         .enumerate()
         .map(|(k, t)| {
-            crate::api::tensor::Owner::check_live(t.owner(), core, API, list)?;
+            t.check_live(core, API, list)?;
             let name = format!("{list}[{k}]");
             if t.hw != Hardware::UB {
                 return Err(SimError::new(

@@ -10,7 +10,7 @@ pub(super) fn check_operand<T: Element>(
     t: &LocalTensor<T>,
     align: u64,
 ) -> Result<()> {
-    crate::api::tensor::Owner::check_live(t.owner(), core, api, name)?;
+    t.check_live(core, api, name)?;
     if t.hw != Hardware::UB {
         return Err(SimError::new(
             Category::Position,
