@@ -311,6 +311,36 @@ impl AscLocal {
         }
     }
 
+    /// The tensors as the simulator's handles in place, when every one has valid indices and
+    /// lies in its buffer by this block's cached sizes; `None` when [`AscLocal::tensor`] must
+    /// check (and report) the long way.
+    #[inline(always)]
+    pub fn views<T: ascendc::Element, const N: usize>(
+        raw: [&AscLocal; N],
+    ) -> Option<[&LocalTensor<T>; N]> {
+        let sizes = SIZES.with(Cell::get)?;
+        // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
+        let views = raw.map(|r| unsafe { r.0.view(&sizes) });
+        if views.iter().all(Option::is_some) {
+            Some(views.map(|v| v.expect("checked above")))
+        } else {
+            None
+        }
+    }
+
+    /// Runs `f` on this tensor as the simulator's handle: the C++ handle itself when it passes
+    /// the block's cached checks ([`AscLocal::views`]), a checked copy otherwise.
+    #[inline(always)]
+    pub fn with<T: ascendc::Element, R>(
+        &self,
+        f: impl FnOnce(&LocalTensor<T>) -> Result<R, SimError>,
+    ) -> Result<R, SimError> {
+        match Self::views([self]) {
+            Some([t]) => f(t),
+            None => f(&self.tensor()?),
+        }
+    }
+
     /// Makes `t` the simulator's handle of this tensor, as [`AscLocal::tensor`] gives it.
     #[inline(always)]
     pub fn load<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {

@@ -51,34 +51,29 @@ pub unsafe extern "C" fn ascendc_data_copy(
     call(loc, || {
         with_dtype!(dtype(elem)?, T => {
             let params = params.as_ref().map(|p| DataCopyParams::from(*p));
-            // The handles are built in place, in argument order.
-            let (mut l, mut g) = (LocalTensor::<T>::default(), GlobalTensor::<T>::new());
+            // The handles are checked in argument order.
+            let mut g = GlobalTensor::<T>::new();
             match dir {
-                0 => {
-                    (*dst_l).load(&mut l)?;
+                0 => (*dst_l).with(|l: &LocalTensor<T>| {
                     load_global(&mut g, API, &*src_g)?;
                     match params {
-                        Some(p) => data_copy(&l, &g, p),
-                        None => data_copy(&l, &g, count),
+                        Some(p) => data_copy(l, &g, p),
+                        None => data_copy(l, &g, count),
                     }
-                }
+                }),
                 1 => {
                     load_global(&mut g, API, &*dst_g)?;
-                    (*src_l).load(&mut l)?;
-                    match params {
-                        Some(p) => data_copy(&g, &l, p),
-                        None => data_copy(&g, &l, count),
-                    }
+                    (*src_l).with(|l: &LocalTensor<T>| match params {
+                        Some(p) => data_copy(&g, l, p),
+                        None => data_copy(&g, l, count),
+                    })
                 }
-                _ => {
-                    let mut src = LocalTensor::<T>::default();
-                    (*dst_l).load(&mut l)?;
-                    (*src_l).load(&mut src)?;
-                    match params {
-                        Some(p) => data_copy(&l, &src, p),
-                        None => data_copy(&l, &src, count),
-                    }
-                }
+                _ => (*dst_l).with(|l: &LocalTensor<T>| {
+                    (*src_l).with(|src: &LocalTensor<T>| match params {
+                        Some(p) => data_copy(l, src, p),
+                        None => data_copy(l, src, count),
+                    })
+                }),
             }
         })
     })

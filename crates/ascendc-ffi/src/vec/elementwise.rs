@@ -11,9 +11,10 @@ use ascendc::numeric::{Arith, BitArith, FloatArith};
 use ascendc::{f16, DType, LocalTensor};
 use std::ffi::c_void;
 
-type Three<T> = [LocalTensor<T>; 3];
+type Three<'a, T> = [&'a LocalTensor<T>; 3];
+type Two<'a, T> = [&'a LocalTensor<T>; 2];
 
-fn binary_arith<T: Arith>(op: u8, [d, a, b]: &Three<T>, l: Level) -> Result<(), SimError> {
+fn binary_arith<T: Arith>(op: u8, [d, a, b]: Three<'_, T>, l: Level) -> Result<(), SimError> {
     match op {
         0 => level!(l, add, add_l0, binary, (d, a, b)),
         1 => level!(l, sub, sub_l0, binary, (d, a, b)),
@@ -26,11 +27,11 @@ fn binary_arith<T: Arith>(op: u8, [d, a, b]: &Three<T>, l: Level) -> Result<(), 
     }
 }
 
-fn binary_float<T: FloatArith>([d, a, b]: &Three<T>, l: Level) -> Result<(), SimError> {
+fn binary_float<T: FloatArith>([d, a, b]: Three<'_, T>, l: Level) -> Result<(), SimError> {
     level!(l, div, div_l0, binary, (d, a, b))
 }
 
-fn binary_bits<T: BitArith>(op: u8, [d, a, b]: &Three<T>, l: Level) -> Result<(), SimError> {
+fn binary_bits<T: BitArith>(op: u8, [d, a, b]: Three<'_, T>, l: Level) -> Result<(), SimError> {
     match op {
         6 => level!(l, and, and_l0, binary, (d, a, b)),
         _ => level!(l, or, or_l0, binary, (d, a, b)),
@@ -70,18 +71,14 @@ pub unsafe extern "C" fn ascendc_vec_binary(
     })
 }
 
-fn unary_arith<T: Arith>(op: u8, [d, s]: &[LocalTensor<T>; 2], l: Level) -> Result<(), SimError> {
+fn unary_arith<T: Arith>(op: u8, [d, s]: Two<'_, T>, l: Level) -> Result<(), SimError> {
     match op {
         5 => level!(l, abs, abs_l0, unary, (d, s)),
         _ => level!(l, relu, relu_l0, unary, (d, s)),
     }
 }
 
-fn unary_float<T: FloatArith>(
-    op: u8,
-    [d, s]: &[LocalTensor<T>; 2],
-    l: Level,
-) -> Result<(), SimError> {
+fn unary_float<T: FloatArith>(op: u8, [d, s]: Two<'_, T>, l: Level) -> Result<(), SimError> {
     match op {
         0 => level!(l, exp, exp_l0, unary, (d, s)),
         1 => level!(l, ln, ln_l0, unary, (d, s)),
@@ -91,7 +88,7 @@ fn unary_float<T: FloatArith>(
     }
 }
 
-fn unary_bits<T: BitArith>([d, s]: &[LocalTensor<T>; 2], l: Level) -> Result<(), SimError> {
+fn unary_bits<T: BitArith>([d, s]: Two<'_, T>, l: Level) -> Result<(), SimError> {
     level!(l, not, not_l0, unary, (d, s))
 }
 
@@ -139,12 +136,7 @@ pub unsafe extern "C" fn ascendc_vec_unary(
     })
 }
 
-fn scalar_arith<T: Arith>(
-    op: u8,
-    [d, s]: &[LocalTensor<T>; 2],
-    v: T,
-    l: Level,
-) -> Result<(), SimError> {
+fn scalar_arith<T: Arith>(op: u8, [d, s]: Two<'_, T>, v: T, l: Level) -> Result<(), SimError> {
     match op {
         0 => level!(l, adds, adds_l0, unary, (d, s, v)),
         1 => level!(l, muls, muls_l0, unary, (d, s, v)),
@@ -154,12 +146,7 @@ fn scalar_arith<T: Arith>(
     }
 }
 
-fn scalar_bits<T: BitArith>(
-    op: u8,
-    [d, s]: &[LocalTensor<T>; 2],
-    v: T,
-    l: Level,
-) -> Result<(), SimError> {
+fn scalar_bits<T: BitArith>(op: u8, [d, s]: Two<'_, T>, v: T, l: Level) -> Result<(), SimError> {
     match op {
         5 => level!(l, shift_left, shift_left_l0, unary, (d, s, v)),
         _ => match l {

@@ -196,18 +196,23 @@ macro_rules! level {
 }
 pub(crate) use level;
 
-/// Runs `f` on the tensors of a call as the simulator's handles (built in place).
+/// Runs `f` on the tensors of a call as the simulator's handles: the C++ handles themselves
+/// when they pass the block's cached checks, checked copies otherwise.
 #[inline(always)]
 fn with_tensors<T: Element, const N: usize>(
     raw: [*const AscLocal; N],
-    f: impl FnOnce(&[LocalTensor<T>; N]) -> Result<(), SimError>,
+    f: impl FnOnce([&LocalTensor<T>; N]) -> Result<(), SimError>,
 ) -> Result<(), SimError> {
+    // SAFETY (caller of the entry point): the tensor pointers are valid.
+    let raw = raw.map(|r| unsafe { &*r });
+    if let Some(views) = AscLocal::views(raw) {
+        return f(views);
+    }
     let mut ts = [LocalTensor::<T>::default(); N];
     for (t, r) in ts.iter_mut().zip(raw) {
-        // SAFETY (caller of the entry point): the tensor pointers are valid.
-        unsafe { &*r }.load(t)?;
+        r.load(t)?;
     }
-    f(&ts)
+    f(ts.each_ref())
 }
 
 mod elementwise;
