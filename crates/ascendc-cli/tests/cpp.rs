@@ -204,6 +204,27 @@ fn datacopypad_slice_and_nz_to_nd() {
 }
 
 #[test]
+fn shape_info_is_kept_by_tensors_queues_and_views_and_checked_when_set() {
+    let o = run(&["shape_info.cpp", "shape_info_main.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.ends_with(": held")).count(),
+        12,
+        "{out}"
+    );
+    assert_eq!(out.lines().last(), Some("PASS"));
+    // Nine dimensions: refused at the SetShapeInfo call, the block stops there.
+    let o = run(&["shape_info.cpp", "shape_info_main.cpp"], &["1"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("`shapeDim` = 9 is out of range [0, 8]") && err.contains("shape_info.cpp:32"),
+        "{err}"
+    );
+}
+
+#[test]
 fn vector_instructions_match_host_arithmetic() {
     let o = run(&["vec_ops.cpp", "vec_ops_main.cpp"], &[]);
     let (out, err) = text(&o);
