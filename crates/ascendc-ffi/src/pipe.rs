@@ -4,7 +4,7 @@ use crate::abi::{call, call_at, dtype, position, AscLoc, AscLocal};
 use crate::sync::event;
 use crate::with_dtype;
 use ascendc::api::tque::DynQue;
-use ascendc::error::SimError;
+use ascendc::error::{SimError, SourceLoc};
 use ascendc::position::QuePosition;
 use ascendc::{LocalTensor, TBuf, TPipe, TPosition};
 
@@ -196,6 +196,41 @@ pub unsafe extern "C" fn ascendc_que_free(que: *mut DynQue) {
 // The queue operations. The element type does not change what a queue does, so every form runs
 // with bytes; each has its own entry point, as the hot loop of a kernel calls them all.
 
+/// Runs `op`, which gives a tensor of `que` (AllocTensor, DeQue), and writes it into `out`.
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`]; `out` is valid for writes.
+#[inline(always)]
+unsafe fn giving(
+    que: *mut DynQue,
+    out: *mut AscLocal,
+    loc: AscLoc,
+    op: impl FnOnce(&mut DynQue, SourceLoc) -> Result<LocalTensor<u8>, SimError>,
+) -> i32 {
+    call_at(loc, |loc| {
+        AscLocal::write(&op(&mut *que, loc)?, out);
+        Ok(())
+    })
+}
+
+/// Runs `op`, which takes a tensor back to `que` (EnQue, FreeTensor), on the tensor `input`.
+///
+/// # Safety
+/// `que` comes from [`ascendc_que_new`]; `input` is valid for reads.
+#[inline(always)]
+unsafe fn taking(
+    que: *mut DynQue,
+    input: *const AscLocal,
+    loc: AscLoc,
+    op: impl FnOnce(&mut DynQue, &LocalTensor<u8>, SourceLoc) -> Result<(), SimError>,
+) -> i32 {
+    call_at(loc, |loc| {
+        let mut t = LocalTensor::<u8>::default();
+        (*input).load_at(&mut t, loc)?;
+        op(&mut *que, &t, loc)
+    })
+}
+
 /// `AllocTensor`: the next free buffer of `que`, into `out`.
 ///
 /// # Safety
@@ -206,10 +241,7 @@ pub unsafe extern "C" fn ascendc_que_alloc(
     out: *mut AscLocal,
     loc: AscLoc,
 ) -> i32 {
-    call_at(loc, |loc| {
-        AscLocal::write(&(*que).alloc_tensor_at::<u8>(loc)?, out);
-        Ok(())
-    })
+    giving(que, out, loc, |q, loc| q.alloc_tensor_at(loc))
 }
 
 /// `EnQue` of `input`.
@@ -222,11 +254,7 @@ pub unsafe extern "C" fn ascendc_que_enque(
     input: *const AscLocal,
     loc: AscLoc,
 ) -> i32 {
-    call_at(loc, |loc| {
-        let mut t = LocalTensor::<u8>::default();
-        (*input).load_at(&mut t, loc)?;
-        (*que).enque_at(&t, loc)
-    })
+    taking(que, input, loc, |q, t, loc| q.enque_at(t, loc))
 }
 
 /// `DeQue`: the oldest enqueued tensor of `que`, into `out`.
@@ -239,10 +267,7 @@ pub unsafe extern "C" fn ascendc_que_deque(
     out: *mut AscLocal,
     loc: AscLoc,
 ) -> i32 {
-    call_at(loc, |loc| {
-        AscLocal::write(&(*que).deque_at::<u8>(loc)?, out);
-        Ok(())
-    })
+    giving(que, out, loc, |q, loc| q.deque_at(loc))
 }
 
 /// `FreeTensor` of `input`.
@@ -255,11 +280,7 @@ pub unsafe extern "C" fn ascendc_que_free_tensor(
     input: *const AscLocal,
     loc: AscLoc,
 ) -> i32 {
-    call_at(loc, |loc| {
-        let mut t = LocalTensor::<u8>::default();
-        (*input).load_at(&mut t, loc)?;
-        (*que).free_tensor_at(&t, loc)
-    })
+    taking(que, input, loc, |q, t, loc| q.free_tensor_at(t, loc))
 }
 
 /// `FreeAllEvent`.
