@@ -298,17 +298,23 @@ pub fn block_scope<R>(f: impl FnOnce() -> R) -> R {
 impl AscLocal {
     /// The tensor as the simulator's handle, when its indices are valid and its bytes lie in
     /// their buffer: checked against this block's cached buffer sizes without entering the
-    /// core, or on the running core (which reports a bad handle, or one made outside a kernel).
+    /// core ([`AscLocal::views`]), or on the running core (which reports a bad handle, or one
+    /// made outside a kernel).
     #[inline(always)]
     pub fn tensor<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
-        match SIZES.with(Cell::get) {
-            // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
-            Some(sizes) => match unsafe { self.0.view(&sizes) } {
-                Some(t) => Ok(*t),
-                None => unsafe { self.0.checked() },
-            },
-            None => unsafe { self.0.checked() },
+        match Self::views([self]) {
+            Some([t]) => Ok(*t),
+            None => self.checked(),
         }
+    }
+
+    /// [`AscLocal::tensor`] the long way: the indices decoded (an invalid one reported), the
+    /// rest checked on the running core.
+    #[inline(never)]
+    fn checked<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
+        let (pos, hw) = (position(self.pos)?, hardware(self.hw)?);
+        // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
+        unsafe { self.0.checked(pos, hw) }
     }
 
     /// The tensors as the simulator's handles in place, when every one has valid indices and
@@ -355,14 +361,12 @@ impl AscLocal {
         t: &mut LocalTensor<T>,
         loc: SourceLoc,
     ) -> Result<(), SimError> {
-        if let Some(sizes) = SIZES.with(Cell::get) {
-            // SAFETY: as in `tensor`.
-            if let Some(v) = unsafe { self.0.view(&sizes) } {
-                *t = *v;
-                return Ok(());
-            }
+        if let Some([v]) = Self::views([self]) {
+            *t = *v;
+            return Ok(());
         }
-        loc.scope(|| self.load(t))
+        *t = loc.scope(|| self.checked())?;
+        Ok(())
     }
 
     /// The C++ form of a simulator handle.

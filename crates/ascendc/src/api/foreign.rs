@@ -6,7 +6,7 @@
 use super::context::try_with_core;
 use super::tensor::{intern, GlobalTensor, LocalTensor, OwnerParts, ShapeInfo};
 use crate::dtype::Element;
-use crate::error::{Category, Result, SimError};
+use crate::error::Result;
 use crate::position::{Hardware, TPosition};
 use std::mem::{offset_of, size_of};
 
@@ -116,29 +116,18 @@ impl ForeignLocal {
         Some(&*(self as *const ForeignLocal as *const LocalTensor<T>))
     }
 
-    /// This handle as a tensor, checked on the running core: an invalid position or buffer
-    /// index, a GM "tensor", or bytes outside the buffer are errors.
+    /// This handle as a tensor of position `pos` in buffer `hw` (its indices, as the front end
+    /// decoded and reported them), checked on the running core: a GM "tensor", or bytes outside
+    /// the buffer, are errors.
     ///
     /// # Safety
     /// As for [`ForeignLocal::view`].
     #[inline(never)]
-    pub unsafe fn checked<T: Element>(&self) -> Result<LocalTensor<T>> {
-        let invalid = |what: &str, i: u8| {
-            SimError::new(
-                Category::Range,
-                "C ABI",
-                format!("invalid {what} index {i} from the C++ side"),
-            )
-        };
-        if self.pos >= POSITIONS {
-            return Err(invalid("TPosition", self.pos));
-        }
-        if self.hw as usize > Hardware::LOCAL.len() {
-            return Err(invalid("buffer", self.hw));
-        }
-        // SAFETY: both indices are valid discriminants (checked above).
-        let pos: TPosition = std::mem::transmute::<u8, TPosition>(self.pos);
-        let hw: Hardware = std::mem::transmute::<u8, Hardware>(self.hw);
+    pub unsafe fn checked<T: Element>(
+        &self,
+        pos: TPosition,
+        hw: Hardware,
+    ) -> Result<LocalTensor<T>> {
         let owner: Option<OwnerParts> =
             (self.owner_queue != 0).then_some((self.owner_queue, self.owner_buf, self.owner_gen));
         let mut t = LocalTensor::from_parts(pos, hw, self.addr, self.len, owner)?;
@@ -207,7 +196,8 @@ mod tests {
                 assert_eq!(t.to_parts(), parts);
                 assert_eq!(t.get_shape_info(), Some(info));
                 assert_eq!(ForeignLocal::of(&t), h);
-                assert_eq!(unsafe { h.checked::<f32>() }?.to_parts(), parts);
+                let (vecin, ub_hw) = (TPosition::VECIN, Hardware::UB);
+                assert_eq!(unsafe { h.checked::<f32>(vecin, ub_hw) }?.to_parts(), parts);
                 // Past the end of UB, a GM "tensor", bad indices: only the checked way decides.
                 for (hw, addr, pos) in [(1, ub - 32, 9), (0, 0, 9), (8, 0, 9), (1, 0, 16)] {
                     let h = ForeignLocal {
@@ -216,18 +206,8 @@ mod tests {
                     };
                     assert!(unsafe { h.view::<f32>(&sizes) }.is_none());
                 }
-                let e =
-                    |h: ForeignLocal| unsafe { h.checked::<f32>() }.unwrap_err().message.clone();
-                assert_eq!(
-                    e(ForeignLocal {
-                        pos: 16,
-                        ..handle(1, 0)
-                    }),
-                    "invalid TPosition index 16 from the C++ side"
-                );
-                assert_eq!(e(handle(8, 0)), "invalid buffer index 8 from the C++ side");
                 // A handle outside its buffer fails the block, as any failed call does.
-                unsafe { handle(0, 0).checked::<f32>() }.map(|_| ())
+                unsafe { handle(0, 0).checked::<f32>(vecin, Hardware::GM) }.map(|_| ())
             })
             .unwrap_err();
         assert_eq!(
