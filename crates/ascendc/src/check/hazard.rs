@@ -268,7 +268,7 @@ impl LiveSet {
             }
             None => {
                 for (i, l) in slots.iter().enumerate() {
-                    if l.alive && l.span.is_some() && l.acc.space == q.acc.space {
+                    if l.alive && l.span.is_some() && l.sp == q.sp as u32 {
                         f(i as u32, l);
                     }
                 }
@@ -516,9 +516,6 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
 
 /// [`hazards`], retiring accesses once `retire_from` are live (the reports do not depend on it).
 fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<Diagnostic> {
-    // The last instruction at which each pipe checks an access: after it, the pipe can no
-    // longer meet an earlier access. Found from the end; the scan stops once every pipe with
-    // instructions has been seen.
     // A read of a memory that nothing in the record writes can not take part in a hazard:
     // such reads (a kernel's input tensors) are skipped, decided per access shape.
     let mut written: Vec<Space> = trace.shapes().filter(|s| s.0).map(|s| s.1).collect();
@@ -527,6 +524,9 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
         .shapes()
         .map(|(write, space)| write || written.contains(&space))
         .collect();
+    // The last instruction at which each pipe checks an access: after it, the pipe can no
+    // longer meet an earlier access. Found from the end; the scan stops once every pipe with
+    // instructions has been seen.
     let mut last = [usize::MAX; PIPES];
     let mut unseen = trace.counts().iter().filter(|&&n| n > 0).count();
     for (i, ins) in trace.instrs().enumerate().rev() {
