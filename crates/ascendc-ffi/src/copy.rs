@@ -1,7 +1,7 @@
 //! `DataCopy`: level 0, level 2, ND→NZ, NZ→ND, slices and the enhanced form.
 
 use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
-use crate::gm::{global, load_global};
+use crate::gm::{global, with_global};
 use crate::with_dtype;
 use ascendc::error::{Category, SimError};
 use ascendc::{
@@ -52,22 +52,19 @@ pub unsafe extern "C" fn ascendc_data_copy(
         with_dtype!(dtype(elem)?, T => {
             let params = params.as_ref().map(|p| DataCopyParams::from(*p));
             // The handles are checked in argument order.
-            let mut g = GlobalTensor::<T>::new();
             match dir {
                 0 => (*dst_l).with(|l: &LocalTensor<T>| {
-                    load_global(&mut g, API, &*src_g)?;
-                    match params {
-                        Some(p) => data_copy(l, &g, p),
-                        None => data_copy(l, &g, count),
-                    }
-                }),
-                1 => {
-                    load_global(&mut g, API, &*dst_g)?;
-                    (*src_l).with(|l: &LocalTensor<T>| match params {
-                        Some(p) => data_copy(&g, l, p),
-                        None => data_copy(&g, l, count),
+                    with_global(API, &*src_g, |g: &GlobalTensor<T>| match params {
+                        Some(p) => data_copy(l, g, p),
+                        None => data_copy(l, g, count),
                     })
-                }
+                }),
+                1 => with_global(API, &*dst_g, |g: &GlobalTensor<T>| {
+                    (*src_l).with(|l: &LocalTensor<T>| match params {
+                        Some(p) => data_copy(g, l, p),
+                        None => data_copy(g, l, count),
+                    })
+                }),
                 _ => (*dst_l).with(|l: &LocalTensor<T>| {
                     (*src_l).with(|src: &LocalTensor<T>| match params {
                         Some(p) => data_copy(l, src, p),

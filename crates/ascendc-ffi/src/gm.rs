@@ -36,34 +36,57 @@ fn allocs_changed() {
 /// The GM address of host pointer `p`: inside a live allocation or one past its end.
 #[inline]
 pub fn lookup(api: &'static str, p: *const u8) -> Result<GmAddr, SimError> {
+    lent(api, p, |base, bytes| base.add_bytes(bytes))
+}
+
+/// Runs `f` on the address of the live allocation holding host pointer `p` (or ending at it)
+/// and the byte offset of `p` in it. The address is this thread's remembered copy, lent for
+/// the call, when `p` is in an allocation it looked up lately.
+#[inline(always)]
+fn lent<R>(
+    api: &'static str,
+    p: *const u8,
+    f: impl FnOnce(&GmAddr, usize) -> R,
+) -> Result<R, SimError> {
     let a = p as usize;
     let version = ALLOCS_VERSION.load(Ordering::Acquire);
+    // A miss hands `f` back for the lookup in the table.
     let hit = RECENT.with(|r| {
         let r = r.borrow();
-        if r.0 != version {
-            return None;
+        let found = (r.0 == version)
+            .then(|| {
+                r.1.iter()
+                    .find(|(start, len, _)| a >= *start && a - start <= *len)
+            })
+            .flatten();
+        match found {
+            Some((start, _, base)) => Ok(f(base, a - start)),
+            None => Err(f),
         }
-        r.1.iter()
-            .find(|(start, len, _)| a >= *start && a - start <= *len)
-            .map(|(start, _, base)| base.add_bytes(a - start))
     });
     match hit {
-        Some(addr) => Ok(addr),
-        None => lookup_live(api, p, version),
+        Ok(v) => Ok(v),
+        Err(f) => {
+            let (start, base) = lookup_live(api, p, version)?;
+            Ok(f(&base, a - start))
+        }
     }
 }
 
-/// [`lookup`] in the table of live allocations; the allocation found joins the thread's recent
-/// ones (which are dropped first when `version` is newer than theirs).
+/// The start and address of the live allocation holding `p`, from the table of live
+/// allocations. It joins the thread's recent ones (which are dropped first when `version` is
+/// newer than theirs), unless one of those is lent out at the moment.
 #[cold]
 #[inline(never)]
-fn lookup_live(api: &'static str, p: *const u8, version: u64) -> Result<GmAddr, SimError> {
+fn lookup_live(api: &'static str, p: *const u8, version: u64) -> Result<(usize, GmAddr), SimError> {
     let a = p as usize;
     let allocs = ALLOCS.read().unwrap_or_else(|e| e.into_inner());
     match allocs.range(..=a).next_back() {
         Some((start, buf)) if a - start <= buf.len_bytes() => {
             RECENT.with(|r| {
-                let mut r = r.borrow_mut();
+                let Ok(mut r) = r.try_borrow_mut() else {
+                    return;
+                };
                 if r.0 != version {
                     *r = (version, Vec::new());
                 }
@@ -72,7 +95,7 @@ fn lookup_live(api: &'static str, p: *const u8, version: u64) -> Result<GmAddr, 
                 }
                 r.1.push((*start, buf.len_bytes(), buf.addr()));
             });
-            Ok(buf.addr().add_bytes(a - start))
+            Ok((*start, buf.addr()))
         }
         _ => Err(SimError::new(
             Category::Memory,
@@ -95,21 +118,25 @@ pub fn global<T: ascendc::Element>(
     g: &AscGlobal,
 ) -> Result<GlobalTensor<T>, SimError> {
     let mut t = GlobalTensor::new();
-    load_global(&mut t, api, g)?;
-    Ok(t)
-}
-
-/// Points `t` (a new `GlobalTensor`) where the C++ one `g` points, in place.
-#[inline(always)]
-pub fn load_global<T: ascendc::Element>(
-    t: &mut GlobalTensor<T>,
-    api: &'static str,
-    g: &AscGlobal,
-) -> Result<(), SimError> {
     t.set_global_buffer_with_size(lookup(api, g.ptr)?, g.size);
     // SAFETY: `shape` is null or from `ascendc_shape_intern`.
     t.set_interned_shape(unsafe { g.shape.as_ref() });
-    Ok(())
+    Ok(t)
+}
+
+/// Runs `f` on the simulator's `GlobalTensor<T>` for the C++ one `g`, lent for the call (no
+/// reference on the allocation is taken when this thread looked it up lately).
+#[inline(always)]
+pub fn with_global<T: ascendc::Element, R>(
+    api: &'static str,
+    g: &AscGlobal,
+    f: impl FnOnce(&GlobalTensor<T>) -> Result<R, SimError>,
+) -> Result<R, SimError> {
+    // SAFETY: `shape` is null or from `ascendc_shape_intern`.
+    let shape = unsafe { g.shape.as_ref() };
+    lent(api, g.ptr, |base, bytes| {
+        GlobalTensor::lend(base, bytes, g.size, shape, f)
+    })?
 }
 
 /// `GmAlloc(size)`: a zero-filled GM allocation of `size` bytes (at least one byte is reserved so

@@ -8,6 +8,7 @@ use crate::dtype::Element;
 use crate::error::{Category, Result, SimError};
 use std::cell::Cell;
 use std::fmt;
+use std::mem::ManuallyDrop;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -228,6 +229,20 @@ impl GmAddr {
             Share::new(self.share.region.clone())
         };
         GmAddr { share, offset }
+    }
+
+    /// This address moved by `bytes` bytes, sharing this one's reference to the allocation
+    /// without counting it: it must never be dropped and must not outlive `self`.
+    ///
+    /// # Safety
+    /// The caller keeps the result in its `ManuallyDrop` and uses it only while `self` lives.
+    #[inline(always)]
+    pub(crate) unsafe fn alias_at(&self, bytes: usize) -> ManuallyDrop<GmAddr> {
+        ManuallyDrop::new(GmAddr {
+            // SAFETY (caller): the copy is never dropped and does not outlive `self`.
+            share: unsafe { std::ptr::read(&self.share) },
+            offset: self.offset + bytes,
+        })
     }
 
     /// This address moved by `bytes` bytes (pointer arithmetic on `GM_ADDR`).

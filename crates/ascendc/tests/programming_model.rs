@@ -5,7 +5,7 @@ mod common;
 
 use ascendc::chip::{ASCEND310P, ASCEND910, ASCEND910B};
 use ascendc::prelude::*;
-use ascendc::{Category, DataFormat, ShapeInfo};
+use ascendc::{Category, DataFormat, ShapeInfo, SimError};
 use common::{assert_mentions, fail, fail_on, run, run_on};
 
 type VecIn = TQue<QuePosition::VECIN, 1>;
@@ -372,6 +372,27 @@ fn global_tensor_views_keep_size() {
     });
     assert_eq!(e.category, Category::Memory);
     assert_mentions(&e, &["GlobalTensor::GetValue", "4000-byte allocation"]);
+}
+
+#[test]
+fn a_lent_global_tensor_reads_and_writes_at_its_offset_and_its_clone_outlives_it() {
+    let gm = GmBuffer::from_slice(&(0..64).map(|i| i as f32).collect::<Vec<_>>());
+    run(|| {
+        let base = gm.addr();
+        let kept = GlobalTensor::<f32>::lend(&base, 16, 60, None, |t| {
+            assert_eq!(t.get_size(), 60);
+            assert_eq!(t.get_phy_addr().unwrap().offset(), 16);
+            assert_eq!(t.get_value(0)?, 4.0);
+            t.set_value(1, -5.0)?;
+            Ok::<_, SimError>(t.clone())
+        })?;
+        // The base address is gone; the clone holds its own reference.
+        drop(base);
+        assert_eq!(kept.get_value(1)?, -5.0);
+        assert_eq!(kept.at(2)?.get_value(0)?, 6.0);
+        Ok(())
+    });
+    assert_eq!(gm.to_vec::<f32>()[5], -5.0);
 }
 
 #[test]

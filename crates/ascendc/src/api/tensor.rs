@@ -9,6 +9,7 @@ use crate::gm::GmAddr;
 use crate::position::{Hardware, TPosition};
 use std::fmt;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 
 /// The queue buffer a tensor came from (for the queue state machine checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -488,6 +489,28 @@ impl<T: Element> GlobalTensor<T> {
     /// An unset tensor; call [`GlobalTensor::set_global_buffer`] before use.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Runs `f` on a tensor at `addr` moved by `bytes` bytes, of `size` elements and `shape`,
+    /// without taking a reference on the allocation (for a caller that holds `addr` anyway:
+    /// the lent tensor lives only as long as the call).
+    #[inline(always)]
+    pub fn lend<R>(
+        addr: &GmAddr,
+        bytes: usize,
+        size: u64,
+        shape: Option<&'static ShapeInfo>,
+        f: impl FnOnce(&GlobalTensor<T>) -> R,
+    ) -> R {
+        // SAFETY: the alias lives in a `ManuallyDrop` for the length of `f`, which only borrows
+        // it (a clone takes its own reference), while `addr` is borrowed.
+        let t = ManuallyDrop::new(GlobalTensor {
+            addr: Some(ManuallyDrop::into_inner(unsafe { addr.alias_at(bytes) })),
+            size,
+            shape,
+            _t: PhantomData,
+        });
+        f(&t)
     }
 
     /// Points the tensor at `addr` without a size (`SetGlobalBuffer(ptr)`; `GetSize()` is 0).
