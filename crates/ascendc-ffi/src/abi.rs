@@ -325,13 +325,13 @@ impl AscLocal {
         raw: [&AscLocal; N],
     ) -> Option<[&LocalTensor<T>; N]> {
         let sizes = SIZES.with(Cell::get)?;
-        // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
-        let views = raw.map(|r| unsafe { r.0.view(&sizes) });
-        if views.iter().all(Option::is_some) {
-            Some(views.map(|v| v.expect("checked above")))
-        } else {
-            None
+        for r in raw {
+            // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
+            unsafe { r.0.view::<T>(&sizes) }?;
         }
+        // SAFETY: every handle passed `view`, which reads it in place as a `LocalTensor<T>`
+        // (`AscLocal` is a transparent `ForeignLocal`): the views are the same pointers.
+        Some(unsafe { std::mem::transmute_copy::<[&AscLocal; N], [&LocalTensor<T>; N]>(&raw) })
     }
 
     /// Runs `f` on this tensor as the simulator's handle: the C++ handle itself when it passes
