@@ -2,7 +2,7 @@
 //! kernels use, against a native loop in the same run, and the launch cost of an empty kernel.
 //!
 //! Run: `cargo run --release -p ascendc --example overhead [-- <elements> <empty blockDim>]`
-//! (0 elements skips the add pattern).
+//! (0 elements skips the add pattern, an empty blockDim of 0 the empty kernel).
 //! Prints the peak memory a default launch and a hazard-checked one add at the smallest tile, one
 //! row per tile size (simulated time and its ratio to the native loop) with the instruction
 //! record off, kept, and with the hazard checker, and with the record off on one host thread
@@ -61,8 +61,17 @@ fn main() {
         .filter_map(|a| a.parse::<usize>().ok());
     let n = args.next().unwrap_or(16 << 20);
     let empty_blocks = args.next().unwrap_or(65_535) as u32;
+    // Every block takes whole double-buffered tiles of the largest size.
+    const UNIT: usize = 8 * 2 * 2048;
+    if n % UNIT != 0 {
+        eprintln!("overhead: <elements> = {n} must be a multiple of {UNIT} (8 blocks x 2 buffers x 2048-element tiles)");
+        std::process::exit(2);
+    }
     if n > 0 {
         add_pattern(n);
+    }
+    if empty_blocks == 0 {
+        return;
     }
     let empty = time(|| {
         Launch::new(empty_blocks)
