@@ -177,6 +177,20 @@ fn run_matmul<T: Element, C: Element>(t: Tile, a: &[T], b: &[T]) -> (Vec<C>, Lau
     (gc.to_vec::<C>(), report)
 }
 
+/// C = A × B for `m × k` and `k × n` inputs made by `input` (seeds `seed` and `seed + 1`), in
+/// `tm × tn` tiles on one cube core each: the inputs, the product and the launch report.
+fn product<T: Element, C: Element>(
+    (m, n, k): (u32, u32, u32),
+    (tm, tn): (u32, u32),
+    input: fn(usize, u32) -> Vec<T>,
+    seed: u32,
+) -> (Vec<T>, Vec<T>, Vec<C>, LaunchReport) {
+    let a = input((m * k) as usize, seed);
+    let b = input((k * n) as usize, seed + 1);
+    let (c, report) = run_matmul::<T, C>(Tile { m, n, k, tm, tn }, &a, &b);
+    (a, b, c, report)
+}
+
 /// The pipes of the recorded instructions `api` issued.
 fn ops(report: &LaunchReport, api: &str) -> Vec<Pipe> {
     report
@@ -195,16 +209,7 @@ fn bits(v: &[f32]) -> Vec<u32> {
 #[test]
 fn fp16_32x32x32_matches_the_model_bit_for_bit() {
     let (m, n, k) = (32, 32, 32);
-    let a = halves(m * k, 1);
-    let b = halves(k * n, 2);
-    let t = Tile {
-        m: 32,
-        n: 32,
-        k: 32,
-        tm: 32,
-        tn: 32,
-    };
-    let (c, report) = run_matmul::<f16, f32>(t, &a, &b);
+    let (a, b, c, report) = product::<f16, f32>((32, 32, 32), (32, 32), halves, 1);
     let want = ref_f16(&a, &b, m, n, k);
     assert_eq!(bits(&c), bits(&want));
     // And the model is close to the exact product.
@@ -222,51 +227,21 @@ fn fp16_32x32x32_matches_the_model_bit_for_bit() {
 
 #[test]
 fn fp16_tiled_256x256x64_on_four_cube_cores() {
-    let (m, n, k) = (256, 256, 64);
-    let a = halves(m * k, 3);
-    let b = halves(k * n, 4);
-    let t = Tile {
-        m: 256,
-        n: 256,
-        k: 64,
-        tm: 128,
-        tn: 128,
-    };
-    let (c, report) = run_matmul::<f16, f32>(t, &a, &b);
-    assert_eq!(bits(&c), bits(&ref_f16(&a, &b, m, n, k)));
+    let (a, b, c, report) = product::<f16, f32>((256, 256, 64), (128, 128), halves, 3);
+    assert_eq!(bits(&c), bits(&ref_f16(&a, &b, 256, 256, 64)));
     assert_eq!(ops(&report, "Mmad"), vec![Pipe::M; 4]);
 }
 
 #[test]
 fn int8_32x32x32_is_exact() {
-    let (m, n, k) = (32, 32, 32);
-    let a = int8s(m * k, 5);
-    let b = int8s(k * n, 6);
-    let t = Tile {
-        m: 32,
-        n: 32,
-        k: 32,
-        tm: 32,
-        tn: 32,
-    };
-    let (c, _) = run_matmul::<i8, i32>(t, &a, &b);
-    assert_eq!(c, ref_i8(&a, &b, m, n, k));
+    let (a, b, c, _) = product::<i8, i32>((32, 32, 32), (32, 32), int8s, 5);
+    assert_eq!(c, ref_i8(&a, &b, 32, 32, 32));
 }
 
 #[test]
 fn int8_tiled_256x256x64_is_exact() {
-    let (m, n, k) = (256, 256, 64);
-    let a = int8s(m * k, 7);
-    let b = int8s(k * n, 8);
-    let t = Tile {
-        m: 256,
-        n: 256,
-        k: 64,
-        tm: 128,
-        tn: 128,
-    };
-    let (c, _) = run_matmul::<i8, i32>(t, &a, &b);
-    assert_eq!(c, ref_i8(&a, &b, m, n, k));
+    let (a, b, c, _) = product::<i8, i32>((256, 256, 64), (128, 128), int8s, 7);
+    assert_eq!(c, ref_i8(&a, &b, 256, 256, 64));
 }
 
 #[test]

@@ -21,90 +21,79 @@ enum Form {
 }
 const FORMS: [Form; 3] = [Form::Contiguous, Form::Bits, Form::Count];
 
-#[test]
-fn add_relu_cast_page_example_every_form() {
-    for form in FORMS {
-        let out = run(|ub| {
-            let a: Vec<f16> = (0..512)
-                .map(|i| h(if i == 1 { 1.0 } else { (i + 1) as f32 }))
-                .collect();
-            let b: Vec<f16> = (0..512)
-                .map(|i| {
-                    h(match i {
-                        0 => 0.0,
-                        1 => 0.5,
-                        2 => -4.0,
-                        _ => -(i as f32 + 2.0),
-                    })
-                })
-                .collect();
-            let (s0, s1) = (ub.from(&a), ub.from(&b));
-            let d = ub.tensor(512, 99i8);
+/// A half → int8 two-source page example over 512 elements (4 repeats of 128 lanes at level 0)
+/// in `form`: `$f` is the level-2 call, `$f0` the level-0 one; the destination starts as
+/// `init`. Gives the destination.
+macro_rules! in_form {
+    ($form:expr, $f:ident, $f0:ident, $a:expr, $b:expr, $init:expr) => {
+        run(|ub| {
+            let (s0, s1) = (ub.from($a), ub.from($b));
+            let d = ub.tensor(512, $init);
             let p = BinaryRepeatParams::new(1, 1, 1, 4, 8, 8);
-            match form {
-                Form::Contiguous => add_relu_cast_l0(&d, &s0, &s1, 128u64, 4, p)?,
-                Form::Bits => add_relu_cast_l0(&d, &s0, &s1, FULL, 4, p)?,
-                Form::Count => add_relu_cast(&d, &s0, &s1, 512)?,
+            match $form {
+                Form::Contiguous => $f0(&d, &s0, &s1, 128u64, 4, p)?,
+                Form::Bits => $f0(&d, &s0, &s1, FULL, 4, p)?,
+                Form::Count => $f(&d, &s0, &s1, 512)?,
             }
             d.to_vec()
-        });
-        let mut want = vec![0i8; 512];
-        want[0] = 1;
-        want[1] = 2;
+        })
+    };
+}
+
+#[test]
+fn add_relu_cast_page_example_every_form() {
+    let a: Vec<f16> = (0..512)
+        .map(|i| h(if i == 1 { 1.0 } else { (i + 1) as f32 }))
+        .collect();
+    let b: Vec<f16> = (0..512)
+        .map(|i| {
+            h(match i {
+                0 => 0.0,
+                1 => 0.5,
+                2 => -4.0,
+                _ => -(i as f32 + 2.0),
+            })
+        })
+        .collect();
+    let mut want = vec![0i8; 512];
+    want[0] = 1;
+    want[1] = 2;
+    for form in FORMS {
+        let out = in_form!(form, add_relu_cast, add_relu_cast_l0, &a, &b, 99i8);
         assert_eq!(out, want, "{form:?}");
     }
 }
 
 #[test]
 fn sub_relu_cast_page_example_every_form() {
+    let a: Vec<f16> = (0..512).map(|i| h((i + 1) as f32)).collect();
+    let b: Vec<f16> = (0..512)
+        .map(|i| {
+            h(match i {
+                0 => 0.0,
+                1 => 0.5,
+                _ => i as f32 + 2.0,
+            })
+        })
+        .collect();
+    let mut want = vec![0i8; 512];
+    want[0] = 1;
+    want[1] = 2;
     for form in FORMS {
-        let out = run(|ub| {
-            let a: Vec<f16> = (0..512).map(|i| h((i + 1) as f32)).collect();
-            let b: Vec<f16> = (0..512)
-                .map(|i| {
-                    h(match i {
-                        0 => 0.0,
-                        1 => 0.5,
-                        _ => i as f32 + 2.0,
-                    })
-                })
-                .collect();
-            let (s0, s1) = (ub.from(&a), ub.from(&b));
-            let d = ub.tensor(512, 99i8);
-            let p = BinaryRepeatParams::new(1, 1, 1, 4, 8, 8);
-            match form {
-                Form::Contiguous => sub_relu_cast_l0(&d, &s0, &s1, 128u64, 4, p)?,
-                Form::Bits => sub_relu_cast_l0(&d, &s0, &s1, FULL, 4, p)?,
-                Form::Count => sub_relu_cast(&d, &s0, &s1, 512)?,
-            }
-            d.to_vec()
-        });
-        let mut want = vec![0i8; 512];
-        want[0] = 1;
-        want[1] = 2;
+        let out = in_form!(form, sub_relu_cast, sub_relu_cast_l0, &a, &b, 99i8);
         assert_eq!(out, want, "{form:?}");
     }
 }
 
 #[test]
 fn mul_cast_page_example_every_form() {
+    let mut a: Vec<f16> = (0..512).map(|i| h([1.0, -2.0, 3.0][i % 3])).collect();
+    let mut b: Vec<f16> = (0..512).map(|i| h([1.0, 3.0, -4.0][i % 3])).collect();
+    (a[511], b[511]) = (h(-6.0), h(5.0));
+    let mut want: Vec<i8> = (0..512).map(|i| [1, -6, -12][i % 3]).collect();
+    want[511] = -30;
     for form in FORMS {
-        let out = run(|ub| {
-            let mut a: Vec<f16> = (0..512).map(|i| h([1.0, -2.0, 3.0][i % 3])).collect();
-            let mut b: Vec<f16> = (0..512).map(|i| h([1.0, 3.0, -4.0][i % 3])).collect();
-            (a[511], b[511]) = (h(-6.0), h(5.0));
-            let (s0, s1) = (ub.from(&a), ub.from(&b));
-            let d = ub.tensor(512, 0i8);
-            let p = BinaryRepeatParams::new(1, 1, 1, 4, 8, 8);
-            match form {
-                Form::Contiguous => mul_cast_l0(&d, &s0, &s1, 128u64, 4, p)?,
-                Form::Bits => mul_cast_l0(&d, &s0, &s1, FULL, 4, p)?,
-                Form::Count => mul_cast(&d, &s0, &s1, 512)?,
-            }
-            d.to_vec()
-        });
-        let mut want: Vec<i8> = (0..512).map(|i| [1, -6, -12][i % 3]).collect();
-        want[511] = -30;
+        let out = in_form!(form, mul_cast, mul_cast_l0, &a, &b, 0i8);
         assert_eq!(out, want, "{form:?}");
     }
 }
