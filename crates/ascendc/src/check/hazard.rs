@@ -23,9 +23,14 @@ const PIPES: usize = 8;
 /// An access still able to conflict with later ones.
 #[derive(Clone, Copy)]
 struct Live {
-    acc: Access,
-    /// `acc.end()` and `solid(&acc)`, kept for the queries that visit it.
+    /// Its shape (an index into [`Trace::shapes`]) and base address.
+    shape: u32,
+    base: u64,
+    /// Its pattern regardless of direction ([`Facts::pattern`]).
+    pattern: u32,
+    /// First byte past its last run, and whether it writes and is solid ([`solid`]).
     end: u64,
+    write: bool,
     solid: bool,
     pipe: Pipe,
     /// The pipe's instruction count when it issued the access.
@@ -42,6 +47,57 @@ struct Live {
     alive: bool,
     /// The last query that visited this access (to visit it once per query).
     seen: u64,
+}
+
+/// What the checker needs of an access shape, found once per shape of the record.
+struct Facts {
+    /// The shape as an access at base 0.
+    at0: Access,
+    /// Checked at all: it touches bytes, and writes or reads a memory the record writes.
+    keep: bool,
+    /// Bytes from the base to the end of its last run.
+    extent: u64,
+    solid: bool,
+    /// Shapes alike but for the direction share this number.
+    pattern: u32,
+}
+
+impl Facts {
+    /// The facts of every shape of `trace`.
+    fn of(trace: &Trace) -> Vec<Facts> {
+        let shapes: Vec<Access> = trace.shapes().collect();
+        // A read of a memory that nothing in the record writes can not take part in a hazard:
+        // such reads (a kernel's input tensors) are skipped.
+        let mut written: Vec<Space> = shapes.iter().filter(|s| s.write).map(|s| s.space).collect();
+        written.dedup();
+        let mut patterns = HashMap::default();
+        shapes
+            .iter()
+            .map(|&at0| {
+                let key = (
+                    at0.space,
+                    at0.len,
+                    at0.blocks,
+                    at0.block_stride,
+                    at0.repeats,
+                    at0.repeat_stride,
+                );
+                let next = patterns.len() as u32;
+                Facts {
+                    at0,
+                    keep: nonempty(&at0) && (at0.write || written.contains(&at0.space)),
+                    extent: at0.end(),
+                    solid: solid(&at0),
+                    pattern: *patterns.entry(key).or_insert(next),
+                }
+            })
+            .collect()
+    }
+
+    /// The access of this shape at `base`.
+    fn at(&self, base: u64) -> Access {
+        Access { base, ..self.at0 }
+    }
 }
 
 /// Bytes per page: the unit of the order in which a query meets earlier accesses.
@@ -65,17 +121,6 @@ fn solid(a: &Access) -> bool {
     let len = a.len as u64;
     (a.blocks == 1 || a.block_stride == len)
         && (a.repeats == 1 || a.repeat_stride == len * a.blocks as u64)
-}
-
-/// True when `a` and `b` are the same pattern on the same memory, whether read or write.
-fn same_pattern(a: &Access, b: &Access) -> bool {
-    a.space == b.space
-        && a.base == b.base
-        && a.len == b.len
-        && a.blocks == b.blocks
-        && a.block_stride == b.block_stride
-        && a.repeats == b.repeats
-        && a.repeat_stride == b.repeat_stride
 }
 
 /// Buckets per memory held in a vector (from the first one used; 32 MiB); others go to a map.
@@ -199,32 +244,53 @@ struct LiveSet {
     horizon: [u64; PIPES],
     next_id: u64,
     query: u64,
+    /// Per shape of the record, the index of its memory in [`Buckets::spaces`] once known
+    /// (`u32::MAX` before).
+    sp_of: Vec<u32>,
 }
 
-/// A checked access: the pattern, the buckets it touches and its memory's index in
-/// [`Buckets::spaces`].
+/// A checked access: its shape and base, what [`Facts`] says of the shape, the buckets it
+/// touches and its memory's index in [`Buckets::spaces`].
 #[derive(Clone, Copy)]
 struct Query {
-    acc: Access,
-    /// `acc.end()` and `solid(&acc)`.
+    shape: u32,
+    base: u64,
+    /// First byte past its last run.
     end: u64,
+    write: bool,
     solid: bool,
+    pattern: u32,
     span: Span,
     sp: usize,
 }
 
 impl LiveSet {
-    /// `acc` ready to be checked and inserted.
-    fn query(&mut self, acc: Access) -> Query {
-        let end = acc.end();
-        let span = buckets(acc.base, end);
-        let first = span.map_or(acc.base / BUCKET, |s| s.0);
+    /// The access of shape `shape` (with `facts` of every shape) at `base`, ready to be checked
+    /// and inserted.
+    fn query(&mut self, facts: &[Facts], shape: u32, base: u64) -> Query {
+        let f = &facts[shape as usize];
+        let end = base + f.extent;
+        let span = buckets(base, end);
+        let sp = match self.sp_of.get(shape as usize) {
+            Some(&sp) if sp != u32::MAX => sp as usize,
+            _ => {
+                let first = span.map_or(base / BUCKET, |s| s.0);
+                let sp = self.buckets.space(f.at0.space, first);
+                if let Some(known) = self.sp_of.get_mut(shape as usize) {
+                    *known = sp as u32;
+                }
+                sp
+            }
+        };
         Query {
-            acc,
+            shape,
+            base,
             end,
-            solid: solid(&acc),
+            write: f.at0.write,
+            solid: f.solid,
+            pattern: f.pattern,
             span,
-            sp: self.buckets.space(acc.space, first),
+            sp,
         }
     }
 
@@ -277,43 +343,35 @@ impl LiveSet {
     }
 
     fn insert(&mut self, pipe: Pipe, seq: u64, q: &Query, site: u32) {
-        let acc = &q.acc;
-        // At most one live access per (pipe, pattern, write): a write replaces both.
-        let mut replaced = [u32::MAX; 2];
+        // At most one live access per (pipe, pattern, write): a write replaces both. `same` is
+        // the one of the same direction, `other` a read a write replaces.
+        let (mut same, mut other) = (None, None);
         let slots = &self.slots;
         let first = match q.span {
             Some((first, _)) => self.buckets.list(q.sp, first),
             None => Some(&self.wide),
         };
-        if let Some(list) = first {
-            let mut n = 0;
-            for &i in list {
-                let l = &slots[i as usize];
-                if l.acc.base == acc.base
-                    && l.pipe == pipe
-                    && (acc.write || !l.acc.write)
-                    && same_pattern(&l.acc, acc)
-                {
-                    replaced[n] = i;
-                    n += 1;
-                    if n == 2 {
-                        break;
-                    }
+        for &i in first.into_iter().flatten() {
+            let l = &slots[i as usize];
+            if l.base == q.base && l.pipe == pipe && (q.write || !l.write) && l.pattern == q.pattern
+            {
+                if l.write == q.write {
+                    same = Some(i);
+                } else {
+                    other = Some(i);
+                }
+                if same.is_some() && (other.is_some() || !q.write) {
+                    break;
                 }
             }
         }
         let id = self.next_id;
         self.next_id += 1;
+        if let Some(i) = other {
+            self.remove(i);
+        }
         // The same access again (the common case of a loop over queue buffers) takes over its
         // predecessor's slot and index entries.
-        let same = replaced
-            .into_iter()
-            .find(|&i| i != u32::MAX && self.slots[i as usize].acc.write == acc.write);
-        for i in replaced {
-            if i != u32::MAX && Some(i) != same {
-                self.remove(i);
-            }
-        }
         if let Some(i) = same {
             let l = &mut self.slots[i as usize];
             (l.seq, l.site, l.id) = (seq, site, id);
@@ -321,8 +379,11 @@ impl LiveSet {
             return;
         }
         let entry = Live {
-            acc: *acc,
+            shape: q.shape,
+            base: q.base,
+            pattern: q.pattern,
             end: q.end,
+            write: q.write,
             solid: q.solid,
             pipe,
             seq,
@@ -480,16 +541,24 @@ impl Flags {
                 (was, self.other.entry((e, id)).insert_entry(*row).into_mut())
             }
         };
-        *snap = *row;
         snap[p] = count;
         was
     }
 
-    fn take(&mut self, e: HardEvent, id: u32) -> Option<[u64; PIPES]> {
-        match Self::slot(e, id) {
+    /// Clears the flag and merges the clock it was set with into `row`; false when it was not
+    /// set.
+    fn take_into(&mut self, e: HardEvent, id: u32, row: &mut [u64; PIPES]) -> bool {
+        let snap = match Self::slot(e, id) {
             Some(k) => self.small[k].take(),
             None => self.other.remove(&(e, id)),
+        };
+        let Some(snap) = snap else {
+            return false;
+        };
+        for (r, s) in row.iter_mut().zip(snap) {
+            *r = (*r).max(s);
         }
+        true
     }
 }
 
@@ -516,14 +585,8 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
 
 /// [`hazards`], retiring accesses once `retire_from` are live (the reports do not depend on it).
 fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<Diagnostic> {
-    // A read of a memory that nothing in the record writes can not take part in a hazard:
-    // such reads (a kernel's input tensors) are skipped, decided per access shape.
-    let mut written: Vec<Space> = trace.shapes().filter(|s| s.0).map(|s| s.1).collect();
-    written.dedup();
-    let relevant: Vec<bool> = trace
-        .shapes()
-        .map(|(write, space)| write || written.contains(&space))
-        .collect();
+    let facts = Facts::of(trace);
+    let keep: Vec<bool> = facts.iter().map(|f| f.keep).collect();
     // The last instruction at which each pipe checks an access: after it, the pipe can no
     // longer meet an earlier access. Found from the end; the scan stops once every pipe with
     // instructions has been seen.
@@ -536,7 +599,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
         let p = ins.pipe() as usize;
         if last[p] == usize::MAX
             && matches!(ins.kind(), InstrKind::Op)
-            && ins.accesses_if(&relevant).any(|a| nonempty(&a))
+            && ins.shaped(&keep).next().is_some()
         {
             last[p] = i;
             unseen -= 1;
@@ -547,7 +610,10 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
     let mut count = [0u64; PIPES];
     let mut vc = [[0u64; PIPES]; PIPES];
     let mut flags = Flags::new();
-    let mut live = LiveSet::default();
+    let mut live = LiveSet {
+        sp_of: vec![u32::MAX; facts.len()],
+        ..LiveSet::default()
+    };
     let mut scratch = Scratch::default();
     let mut out = Vec::new();
     let mut reported = HashSet::default();
@@ -588,34 +654,29 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                     ));
                 }
             }
-            InstrKind::WaitFlag(e, id) => match flags.take(e, id) {
-                Some(snap) => {
-                    for q in 0..PIPES {
-                        vc[p][q] = vc[p][q].max(snap[q]);
-                    }
+            InstrKind::WaitFlag(e, id) => {
+                if flags.take_into(e, id, &mut vc[p]) {
                     changed = 1 << p;
-                }
-                None => out.push({
+                } else {
                     let (api, location) = trace.site(ins.site());
-                    warn(
-                    api,
-                    location,
-                    format!("WaitFlag<{e:?}>({id}) without a preceding SetFlag: the pipe would wait forever on hardware"),
-                )}),
-            },
+                    out.push(warn(
+                        api,
+                        location,
+                        format!("WaitFlag<{e:?}>({id}) without a preceding SetFlag: the pipe would wait forever on hardware"),
+                    ));
+                }
+            }
             InstrKind::Op => {
                 count[p] += 1;
                 let site = ins.site();
                 accesses.clear();
-                for a in ins.accesses_if(&relevant) {
-                    if nonempty(&a) {
-                        accesses.push(live.query(a));
-                    }
+                for (shape, base) in ins.shaped(&keep) {
+                    accesses.push(live.query(&facts, shape, base));
                 }
                 for q in &accesses {
-                    let acc = &q.acc;
-                    check_access(pipe, q, &vc, &mut live, &mut scratch, |l, lo, hi| {
-                        let kind = match (l.acc.write, acc.write) {
+                    let facts = &facts;
+                    check_access(pipe, q, facts, &vc, &mut live, &mut scratch, |l, lo, hi| {
+                        let kind = match (l.write, q.write) {
                             (true, true) => "WAW",
                             (true, false) => "RAW",
                             _ => "WAR",
@@ -635,7 +696,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                             location,
                             format!(
                                 "{kind} hazard on {} bytes {lo}..{hi}: {} ({}) at {} and {} ({}) are not ordered; missing {fix}",
-                                space_name(acc.space),
+                                space_name(facts[q.shape as usize].at0.space),
                                 l_api,
                                 l.pipe.c_name(),
                                 l_location,
@@ -688,13 +749,13 @@ type Order = (bool, u64, u64);
 fn check_access(
     pipe: Pipe,
     q: &Query,
+    facts: &[Facts],
     vc: &[[u64; PIPES]; PIPES],
     live: &mut LiveSet,
     scratch: &mut Scratch,
     mut report: impl FnMut(&Live, u64, u64),
 ) {
-    let acc = &q.acc;
-    let (end, solid_acc, sp) = (q.end, q.solid, q.sp as u32);
+    let (base, end, solid_q, sp) = (q.base, q.end, q.solid, q.sp as u32);
     // The access's own runs, filled on first need.
     let mut mine = false;
     let Scratch {
@@ -703,36 +764,40 @@ fn check_access(
         hits,
     } = scratch;
     hits.clear();
-    live.near(q, |slot, l| {
-        let (lb, le) = (l.acc.base, l.end);
-        // Every run lies inside `[base, end)`.
-        if le <= acc.base
-            || end <= lb
-            || l.sp != sp
-            || !(l.acc.write || acc.write)
-            || auto_synced(l.pipe, pipe)
-            || vc[pipe as usize][l.pipe as usize] >= l.seq
-        {
-            return;
-        }
-        let shared = if solid_acc && l.solid {
-            Some((lb.max(acc.base), le.min(end)))
-        } else {
-            if !mine {
-                runs_into(acc, runs);
-                mine = true;
+    live.near(
+        q,
+        #[inline(always)]
+        |slot, l| {
+            let (lb, le) = (l.base, l.end);
+            // Every run lies inside `[base, end)`.
+            if le <= base
+                || end <= lb
+                || l.sp != sp
+                || !(l.write || q.write)
+                || auto_synced(l.pipe, pipe)
+                || vc[pipe as usize][l.pipe as usize] >= l.seq
+            {
+                return;
             }
-            runs_into(&l.acc, theirs);
-            overlap_span(theirs, runs)
-        };
-        if let Some((lo, hi)) = shared {
-            let page = match (l.span, q.span) {
-                (Some(_), Some(_)) => (lb / PAGE).max(acc.base / PAGE),
-                _ => 0,
+            let shared = if solid_q && l.solid {
+                Some((lb.max(base), le.min(end)))
+            } else {
+                if !mine {
+                    runs_into(&facts[q.shape as usize].at(base), runs);
+                    mine = true;
+                }
+                runs_into(&facts[l.shape as usize].at(lb), theirs);
+                overlap_span(theirs, runs)
             };
-            hits.push(((l.span.is_some(), page, l.id), slot, lo, hi));
-        }
-    });
+            if let Some((lo, hi)) = shared {
+                let page = match (l.span, q.span) {
+                    (Some(_), Some(_)) => (lb / PAGE).max(base / PAGE),
+                    _ => 0,
+                };
+                hits.push(((l.span.is_some(), page, l.id), slot, lo, hi));
+            }
+        },
+    );
     if hits.len() > 1 {
         hits.sort_unstable_by_key(|h| h.0);
     }
@@ -746,6 +811,17 @@ mod tests {
     use super::*;
     use crate::position::Hardware;
     use proptest::prelude::*;
+
+    /// True when `a` and `b` are the same pattern on the same memory, whether read or write.
+    fn same_pattern(a: &Access, b: &Access) -> bool {
+        a.space == b.space
+            && a.base == b.base
+            && a.len == b.len
+            && a.blocks == b.blocks
+            && a.block_stride == b.block_stride
+            && a.repeats == b.repeats
+            && a.repeat_stride == b.repeat_stride
+    }
 
     /// The checker written out directly: every access against every earlier one still standing
     /// (not replaced by a later access of its pipe to the same pattern), visited in report
@@ -1067,7 +1143,14 @@ mod tests {
         // Without the flags back to MTE2 every V read stays live for a later MTE2 write.
         let mut set = LiveSet::default();
         let acc = Access::contiguous(true, ub, 0, 512);
-        let q = set.query(acc);
+        let facts = [Facts {
+            at0: acc,
+            keep: true,
+            extent: acc.end(),
+            solid: true,
+            pattern: 0,
+        }];
+        let q = set.query(&facts, 0, 0);
         set.insert(Pipe::MTE2, 1, &q, 0);
         set.insert(Pipe::MTE2, 2, &q, 0);
         assert_eq!(

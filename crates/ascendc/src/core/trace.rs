@@ -583,13 +583,13 @@ impl InstrRef<'_> {
         self.record.instrs[self.index].site
     }
 
-    /// Its accesses whose shape (an index into [`Trace::shapes`]) `keep` is true for; the
-    /// others are not read.
-    pub(crate) fn accesses_if<'k>(&'k self, keep: &'k [bool]) -> impl Iterator<Item = Access> + 'k {
-        self.accesses
-            .clone()
-            .filter(|&k| keep[self.record.shapes[k] as usize])
-            .map(|k| self.record.access(k))
+    /// Its accesses whose shape (an index into [`Trace::shapes`]) `keep` is true for, as the
+    /// shape and the base address; the others are not read.
+    pub(crate) fn shaped<'k>(&'k self, keep: &'k [bool]) -> impl Iterator<Item = (u32, u64)> + 'k {
+        self.accesses.clone().filter_map(|k| {
+            let shape = self.record.shapes[k];
+            keep[shape as usize].then(|| (shape, self.record.bases[k]))
+        })
     }
 }
 
@@ -883,14 +883,23 @@ impl Trace {
         InstrIter::new(self.kept.as_deref().map(|k| &k.record))
     }
 
-    /// Whether it writes and the memory it touches, for each distinct access shape of the kept
-    /// record (few: a loop repeats them), in the order [`InstrRef::accesses_if`] indexes them.
-    pub(crate) fn shapes(&self) -> impl ExactSizeIterator<Item = (bool, Space)> + '_ {
+    /// Each distinct access shape of the kept record (few: a loop repeats them) as an access at
+    /// base 0, in the order [`InstrRef::shaped`] indexes them.
+    pub(crate) fn shapes(&self) -> impl ExactSizeIterator<Item = Access> + '_ {
         let table = self
             .kept
             .as_ref()
             .map_or(&[][..], |k| &k.record.shape_table[..]);
-        table.iter().map(|s| (s.write, s.space))
+        table.iter().map(|s| Access {
+            write: s.write,
+            space: s.space,
+            base: 0,
+            len: s.len,
+            blocks: s.blocks,
+            block_stride: s.block_stride,
+            repeats: s.repeats,
+            repeat_stride: s.repeat_stride,
+        })
     }
 
     /// API and source line of a call site of [`InstrRef::site`].
@@ -1015,21 +1024,23 @@ mod tests {
             assert_eq!(t.accesses(ins), &acc[..]);
         }
         // The checks' reader walks the record both ways, reading the shapes it is asked for.
-        let all = vec![true; t.shapes().len()];
-        let forward: Vec<Vec<Access>> = t.instrs().map(|i| i.accesses_if(&all).collect()).collect();
-        let mut backward: Vec<Vec<Access>> = t
-            .instrs()
-            .rev()
-            .map(|i| i.accesses_if(&all).collect())
-            .collect();
+        let shapes: Vec<Access> = t.shapes().collect();
+        let read = |i: InstrRef<'_>, keep: &[bool]| -> Vec<Access> {
+            i.shaped(keep)
+                .map(|(s, base)| Access {
+                    base,
+                    ..shapes[s as usize]
+                })
+                .collect()
+        };
+        let all = vec![true; shapes.len()];
+        let forward: Vec<Vec<Access>> = t.instrs().map(|i| read(i, &all)).collect();
+        let mut backward: Vec<Vec<Access>> = t.instrs().rev().map(|i| read(i, &all)).collect();
         backward.reverse();
         assert_eq!(forward, backward);
         assert!(forward.iter().zip(&expected).all(|(a, e)| a == &e.5));
-        let writes: Vec<bool> = t.shapes().map(|(write, _)| write).collect();
-        let written: Vec<Vec<Access>> = t
-            .instrs()
-            .map(|i| i.accesses_if(&writes).collect())
-            .collect();
+        let writes: Vec<bool> = shapes.iter().map(|s| s.write).collect();
+        let written: Vec<Vec<Access>> = t.instrs().map(|i| read(i, &writes)).collect();
         let expected_writes = expected
             .iter()
             .map(|e| e.5.iter().filter(|a| a.write).copied());
