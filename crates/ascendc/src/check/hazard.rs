@@ -20,6 +20,10 @@ use std::collections::VecDeque;
 
 const PIPES: usize = 8;
 
+/// A pipe's instruction count, as the clocks hold it (a block's record could not hold 2^32
+/// instructions).
+type Clock = u32;
+
 /// An access still able to conflict with later ones.
 #[derive(Clone, Copy)]
 struct Live {
@@ -34,7 +38,7 @@ struct Live {
     solid: bool,
     pipe: Pipe,
     /// The pipe's instruction count when it issued the access.
-    seq: u64,
+    seq: Clock,
     /// Call site, as an index into the trace's site table.
     site: u32,
     /// The buckets it is filed under (`None`: the wide list).
@@ -241,7 +245,7 @@ struct LiveSet {
     by_pipe: [VecDeque<(u32, u64)>; PIPES],
     live: usize,
     /// Per pipe, the horizon of the last retirement (accesses at or before it are gone).
-    horizon: [u64; PIPES],
+    horizon: [Clock; PIPES],
     next_id: u64,
     query: u64,
     /// Per shape of the record, the index of its memory in [`Buckets::spaces`] once known
@@ -342,7 +346,7 @@ impl LiveSet {
         }
     }
 
-    fn insert(&mut self, pipe: Pipe, seq: u64, q: &Query, site: u32) {
+    fn insert(&mut self, pipe: Pipe, seq: Clock, q: &Query, site: u32) {
         // At most one live access per (pipe, pattern, write): a write replaces both. `same` is
         // the one of the same direction, `other` a read a write replaces.
         let (mut same, mut other) = (None, None);
@@ -452,12 +456,12 @@ impl LiveSet {
     /// issued at or before `min(vc[q][p])` over its watchers `q` (all of them when it has none).
     /// Only pipes watched by a clock row in the mask `changed` are looked at (all of them when
     /// `changed` is [`ALL_ROWS`]).
-    fn retire(&mut self, vc: &[[u64; PIPES]; PIPES], watchers: &[u8; PIPES], changed: u8) {
+    fn retire(&mut self, vc: &[[Clock; PIPES]; PIPES], watchers: &[u8; PIPES], changed: u8) {
         for p in 0..PIPES {
             if watchers[p] & changed == 0 && changed != ALL_ROWS || self.by_pipe[p].is_empty() {
                 continue;
             }
-            let mut h = u64::MAX;
+            let mut h = Clock::MAX;
             let mut w = watchers[p];
             while w != 0 {
                 h = h.min(vc[w.trailing_zeros() as usize][p]);
@@ -508,8 +512,8 @@ fn watchers(pending: &[bool; PIPES]) -> [u8; PIPES] {
 
 /// Set flags: their setter's clock snapshot, by event and id (small ids in an array).
 struct Flags {
-    small: Vec<Option<[u64; PIPES]>>,
-    other: HashMap<(HardEvent, u32), [u64; PIPES]>,
+    small: Vec<Option<[Clock; PIPES]>>,
+    other: HashMap<(HardEvent, u32), [Clock; PIPES]>,
 }
 
 /// Flag ids below this live in the array.
@@ -529,7 +533,7 @@ impl Flags {
 
     /// Sets the flag to the setter's clock `row` with its own entry `p` at `count`; true when
     /// it was already set.
-    fn set(&mut self, e: HardEvent, id: u32, row: &[u64; PIPES], p: usize, count: u64) -> bool {
+    fn set(&mut self, e: HardEvent, id: u32, row: &[Clock; PIPES], p: usize, count: Clock) -> bool {
         let (was, snap) = match Self::slot(e, id) {
             Some(k) => {
                 let f = &mut self.small[k];
@@ -547,7 +551,7 @@ impl Flags {
 
     /// Clears the flag and merges the clock it was set with into `row`; false when it was not
     /// set.
-    fn take_into(&mut self, e: HardEvent, id: u32, row: &mut [u64; PIPES]) -> bool {
+    fn take_into(&mut self, e: HardEvent, id: u32, row: &mut [Clock; PIPES]) -> bool {
         let snap = match Self::slot(e, id) {
             Some(k) => self.small[k].take(),
             None => self.other.remove(&(e, id)),
@@ -607,8 +611,8 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
     }
     let mut pending = last.map(|l| l != usize::MAX);
     let mut watch = watchers(&pending);
-    let mut count = [0u64; PIPES];
-    let mut vc = [[0u64; PIPES]; PIPES];
+    let mut count: [Clock; PIPES] = [0; PIPES];
+    let mut vc = [[0 as Clock; PIPES]; PIPES];
     let mut flags = Flags::new();
     let mut live = LiveSet {
         sp_of: vec![u32::MAX; facts.len()],
@@ -750,7 +754,7 @@ fn check_access(
     pipe: Pipe,
     q: &Query,
     facts: &[Facts],
-    vc: &[[u64; PIPES]; PIPES],
+    vc: &[[Clock; PIPES]; PIPES],
     live: &mut LiveSet,
     scratch: &mut Scratch,
     mut report: impl FnMut(&Live, u64, u64),
