@@ -340,6 +340,20 @@ struct Shape {
     repeat_stride: u64,
 }
 
+impl Shape {
+    fn of(a: &Access) -> Shape {
+        Shape {
+            write: a.write,
+            space: a.space,
+            len: a.len,
+            blocks: a.blocks,
+            block_stride: a.block_stride,
+            repeats: a.repeats,
+            repeat_stride: a.repeat_stride,
+        }
+    }
+}
+
 /// Entries of the direct-mapped caches in front of the site and shape tables (log2).
 const CACHE_BITS: u32 = 10;
 
@@ -364,6 +378,13 @@ struct Record {
     shape_table: Vec<Shape>,
     shape_index: HashMap<Shape, u32>,
     shape_cache: Cache,
+    /// Per call site, the site recorded after it last time (`u32::MAX`: none yet): a loop
+    /// records its sites in the same order.
+    next_site: Vec<u32>,
+    /// Per call site, the shapes of its first two accesses last time (`u32::MAX`: none yet).
+    site_shapes: Vec<[u32; 2]>,
+    /// The site recorded last (`u32::MAX`: none yet).
+    last_site: u32,
 }
 
 impl Default for Record {
@@ -379,6 +400,9 @@ impl Default for Record {
             shape_table: Vec::new(),
             shape_index: HashMap::default(),
             shape_cache: Box::new([u32::MAX; 1 << CACHE_BITS]),
+            next_site: Vec::new(),
+            site_shapes: Vec::new(),
+            last_site: u32::MAX,
         }
     }
 }
@@ -401,9 +425,57 @@ impl Record {
         self.shape_table.clear();
         self.shape_index.clear();
         self.shape_cache.fill(u32::MAX);
+        self.next_site.clear();
+        self.site_shapes.clear();
+        self.last_site = u32::MAX;
     }
 
+    /// The index of call site (`api`, `location`) in the site table, added when new. The site
+    /// that followed the last one the previous time is tried first.
+    #[inline(always)]
     fn site(&mut self, api: &'static str, location: SourceLoc) -> u32 {
+        let last = self.last_site as usize;
+        let guess = self.next_site.get(last).copied().unwrap_or(u32::MAX);
+        let i = match self.site_table.get(guess as usize) {
+            Some((a, l))
+                if std::ptr::eq(*a, api)
+                    && std::ptr::eq(l.file, location.file)
+                    && l.line == location.line
+                    && l.column == location.column =>
+            {
+                guess
+            }
+            _ => {
+                let i = self.site_lookup(api, location);
+                if let Some(next) = self.next_site.get_mut(last) {
+                    *next = i;
+                }
+                i
+            }
+        };
+        self.last_site = i;
+        i
+    }
+
+    /// The index of shape of access `a`, the `k`th of an instruction at `site`, in the shape
+    /// table, added when new. The shape the site's `k`th access had last time is tried first.
+    #[inline(always)]
+    fn shape_at(&mut self, site: u32, k: usize, a: &Access) -> u32 {
+        let shape = Shape::of(a);
+        let guess = match self.site_shapes[site as usize].get(k) {
+            Some(&g) => g,
+            None => return self.shape_lookup(shape),
+        };
+        if self.shape_table.get(guess as usize) == Some(&shape) {
+            return guess;
+        }
+        let i = self.shape_lookup(shape);
+        self.site_shapes[site as usize][k] = i;
+        i
+    }
+
+    /// [`Record::site`] by hash.
+    fn site_lookup(&mut self, api: &'static str, location: SourceLoc) -> u32 {
         // Two call sites rarely share an API string, file and line; the cache entry is checked.
         let h = (api.as_ptr() as u64)
             ^ (location.file.as_ptr() as u64).rotate_left(24)
@@ -427,25 +499,24 @@ impl Record {
             location.line,
             location.column,
         );
-        let table = &mut self.site_table;
+        let (table, next, shapes) = (
+            &mut self.site_table,
+            &mut self.next_site,
+            &mut self.site_shapes,
+        );
         let i = *self.site_index.entry(key).or_insert_with(|| {
             table.push((api, location));
+            next.push(u32::MAX);
+            shapes.push([u32::MAX; 2]);
             (table.len() - 1) as u32
         });
         self.site_cache[slot] = i;
         i
     }
 
-    fn shape(&mut self, a: &Access) -> u32 {
-        let shape = Shape {
-            write: a.write,
-            space: a.space,
-            len: a.len,
-            blocks: a.blocks,
-            block_stride: a.block_stride,
-            repeats: a.repeats,
-            repeat_stride: a.repeat_stride,
-        };
+    /// [`Record::shape_at`] by hash.
+    fn shape_lookup(&mut self, shape: Shape) -> u32 {
+        let a = &shape;
         let space = match a.space {
             Space::Gm(id) => id,
             Space::Local(h) => h as u64 | 1 << 63,
@@ -809,8 +880,8 @@ impl Trace {
         }
         let r = &mut kept.record;
         let site = r.site(api, location);
-        for a in accesses {
-            let shape = r.shape(a);
+        for (k, a) in accesses.iter().enumerate() {
+            let shape = r.shape_at(site, k, a);
             r.shapes.push(shape);
             r.bases.push(a.base);
         }
@@ -959,6 +1030,38 @@ mod tests {
         let acc = [Access::contiguous(false, Space::Gm(1), 0, 32)];
         t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &acc);
         assert_eq!(t.accesses(&t.instructions()[0]), &acc);
+    }
+
+    #[test]
+    fn sites_in_changing_order_with_changing_shapes_read_back_exactly() {
+        let mut t = Trace::new(true);
+        let sites = [
+            SourceLoc::caller(),
+            SourceLoc::caller(),
+            SourceLoc::caller(),
+        ];
+        let ub = Space::Local(Hardware::UB);
+        let mut expected = Vec::new();
+        for k in 0..300u64 {
+            // The order of the sites changes from step to step; a site's accesses change in
+            // number, direction and length (a shorter tail tile every seventh step).
+            let loc = sites[(k * k % 3) as usize];
+            let len = if k % 7 == 6 { 96 } else { 512 };
+            let acc = [
+                Access::contiguous(k % 2 == 0, Space::Gm(3), k * 512, len),
+                Access::contiguous(k % 3 == 0, ub, 0, len),
+                Access::contiguous(true, ub, 1024, len + 32 * (k % 2)),
+            ];
+            let n = (k % 4) as usize;
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &acc[..n]);
+            expected.push((loc, acc[..n].to_vec()));
+        }
+        let got = t.instructions();
+        assert_eq!(got.len(), expected.len());
+        for (ins, (loc, acc)) in got.iter().zip(&expected) {
+            assert_eq!(ins.location, *loc);
+            assert_eq!(t.accesses(ins), &acc[..]);
+        }
     }
 
     #[test]
