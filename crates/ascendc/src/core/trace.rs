@@ -475,6 +475,7 @@ impl Record {
     }
 
     /// [`Record::site`] by hash.
+    #[inline(never)]
     fn site_lookup(&mut self, api: &'static str, location: SourceLoc) -> u32 {
         // Two call sites rarely share an API string, file and line; the cache entry is checked.
         let h = (api.as_ptr() as u64)
@@ -515,6 +516,7 @@ impl Record {
     }
 
     /// [`Record::shape_at`] by hash.
+    #[inline(never)]
     fn shape_lookup(&mut self, shape: Shape) -> u32 {
         let a = &shape;
         let space = match a.space {
