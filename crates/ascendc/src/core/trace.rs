@@ -732,7 +732,7 @@ impl Trace {
     }
 
     /// Adds the GM accesses of an instruction to the footprint.
-    #[inline]
+    #[inline(always)]
     fn log_gm(&mut self, api: &'static str, location: SourceLoc, accesses: &[Access]) {
         for a in accesses {
             if let Space::Gm(region) = a.space {
@@ -746,7 +746,7 @@ impl Trace {
     /// Grows the footprint entry last made for (`region`, write/read) by `a` when both are one
     /// contiguous run from the same call site in the same merge window and `a` starts where the
     /// entry ends (the common case of a loop copying tile after tile).
-    #[inline]
+    #[inline(always)]
     fn extend_last(
         &mut self,
         region: u64,
