@@ -117,11 +117,7 @@ pub fn global<T: ascendc::Element>(
     api: &'static str,
     g: &AscGlobal,
 ) -> Result<GlobalTensor<T>, SimError> {
-    let mut t = GlobalTensor::new();
-    t.set_global_buffer_with_size(lookup(api, g.ptr)?, g.size);
-    // SAFETY: `shape` is null or from `ascendc_shape_intern`.
-    t.set_interned_shape(unsafe { g.shape.as_ref() });
-    Ok(t)
+    with_global(api, g, |t| Ok(t.clone()))
 }
 
 /// Runs `f` on the simulator's `GlobalTensor<T>` for the C++ one `g`, lent for the call (no

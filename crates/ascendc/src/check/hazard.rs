@@ -678,24 +678,30 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                     accesses.push(live.query(&facts, shape, base));
                 }
                 for q in &accesses {
-                    let facts = &facts;
-                    check_access(pipe, q, facts, &vc, &mut live, &mut scratch, |l, lo, hi| {
-                        let kind = match (l.write, q.write) {
-                            (true, true) => "WAW",
-                            (true, false) => "RAW",
-                            _ => "WAR",
-                        };
-                        let (api, location) = trace.site(site);
-                        let (l_api, l_location) = trace.site(l.site);
-                        if !reported.insert((l_location, location, kind)) {
-                            return;
-                        }
-                        let fix = if l.pipe == pipe {
-                            format!("PipeBarrier<{}>", pipe.c_name())
-                        } else {
-                            format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, pipe))
-                        };
-                        out.push(warn(
+                    check_access(
+                        pipe,
+                        q,
+                        &facts,
+                        &vc,
+                        &mut live,
+                        &mut scratch,
+                        |l, lo, hi| {
+                            let kind = match (l.write, q.write) {
+                                (true, true) => "WAW",
+                                (true, false) => "RAW",
+                                _ => "WAR",
+                            };
+                            let (api, location) = trace.site(site);
+                            let (l_api, l_location) = trace.site(l.site);
+                            if !reported.insert((l_location, location, kind)) {
+                                return;
+                            }
+                            let fix = if l.pipe == pipe {
+                                format!("PipeBarrier<{}>", pipe.c_name())
+                            } else {
+                                format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, pipe))
+                            };
+                            out.push(warn(
                             api,
                             location,
                             format!(
@@ -708,7 +714,8 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                                 pipe.c_name(),
                             ),
                         ));
-                    });
+                        },
+                    );
                 }
                 if last[p] == i {
                     pending[p] = false;

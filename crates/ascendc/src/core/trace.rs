@@ -341,6 +341,7 @@ struct Shape {
 }
 
 impl Shape {
+    /// The shape of `a`.
     fn of(a: &Access) -> Shape {
         Shape {
             write: a.write,
@@ -352,6 +353,30 @@ impl Shape {
             repeat_stride: a.repeat_stride,
         }
     }
+
+    /// The access of this shape at `base`.
+    fn at(&self, base: u64) -> Access {
+        Access {
+            write: self.write,
+            space: self.space,
+            base,
+            len: self.len,
+            blocks: self.blocks,
+            block_stride: self.block_stride,
+            repeats: self.repeats,
+            repeat_stride: self.repeat_stride,
+        }
+    }
+}
+
+/// True when site-table entry `e` is call site (`api`, `location`), compared by address (a site
+/// is one string in the binary).
+#[inline(always)]
+fn is_site(e: &(&'static str, SourceLoc), api: &'static str, location: &SourceLoc) -> bool {
+    std::ptr::eq(e.0, api)
+        && std::ptr::eq(e.1.file, location.file)
+        && e.1.line == location.line
+        && e.1.column == location.column
 }
 
 /// Entries of the direct-mapped caches in front of the site and shape tables (log2).
@@ -437,14 +462,7 @@ impl Record {
         let last = self.last_site as usize;
         let guess = self.next_site.get(last).copied().unwrap_or(u32::MAX);
         let i = match self.site_table.get(guess as usize) {
-            Some((a, l))
-                if std::ptr::eq(*a, api)
-                    && std::ptr::eq(l.file, location.file)
-                    && l.line == location.line
-                    && l.column == location.column =>
-            {
-                guess
-            }
+            Some(e) if is_site(e, api, &location) => guess,
             _ => {
                 let i = self.site_lookup(api, location);
                 if let Some(next) = self.next_site.get_mut(last) {
@@ -482,15 +500,9 @@ impl Record {
             ^ (location.file.as_ptr() as u64).rotate_left(24)
             ^ ((location.line as u64) << 40 | location.column as u64);
         let slot = cache_slot(h);
-        let same = |(a, l): &(&'static str, SourceLoc)| {
-            std::ptr::eq(*a, api)
-                && std::ptr::eq(l.file, location.file)
-                && l.line == location.line
-                && l.column == location.column
-        };
         let cached = self.site_cache[slot];
         if let Some(e) = self.site_table.get(cached as usize) {
-            if same(e) {
+            if is_site(e, api, &location) {
                 return cached;
             }
         }
@@ -544,17 +556,7 @@ impl Record {
     }
 
     fn access(&self, k: usize) -> Access {
-        let s = self.shape_table[self.shapes[k] as usize];
-        Access {
-            write: s.write,
-            space: s.space,
-            base: self.bases[k],
-            len: s.len,
-            blocks: s.blocks,
-            block_stride: s.block_stride,
-            repeats: s.repeats,
-            repeat_stride: s.repeat_stride,
-        }
+        self.shape_table[self.shapes[k] as usize].at(self.bases[k])
     }
 
     /// Number of accesses of instruction `i`.
@@ -963,16 +965,7 @@ impl Trace {
             .kept
             .as_ref()
             .map_or(&[][..], |k| &k.record.shape_table[..]);
-        table.iter().map(|s| Access {
-            write: s.write,
-            space: s.space,
-            base: 0,
-            len: s.len,
-            blocks: s.blocks,
-            block_stride: s.block_stride,
-            repeats: s.repeats,
-            repeat_stride: s.repeat_stride,
-        })
+        table.iter().map(|s| s.at(0))
     }
 
     /// API and source line of a call site of [`InstrRef::site`].
