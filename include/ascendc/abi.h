@@ -163,6 +163,8 @@ int32_t ascendc_data_copy(uint8_t elem, uint8_t dir, const AscLocal* dstL, const
                           const AscendC::detail::RawCopyParams* params, uint32_t count,
                           AscLoc loc);
 
+int32_t ascendc_data_copy_gm(uint16_t form, const AscLocal* local, const AscGlobal* gm,
+                             uint32_t count, AscLoc loc);
 int32_t ascendc_data_copy_enhanced(uint8_t dstElem, uint8_t srcElem, uint8_t dir, const AscLocal* dstL,
                                    const AscGlobal* dstG, const AscLocal* srcL, const AscGlobal* srcG,
                                    const AscendC::detail::RawCopyParams* params, const void* enhanced, AscLoc loc);

@@ -118,8 +118,7 @@ void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
 template <typename T>
 void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
               const uint32_t calCount, detail::Loc loc = detail::Loc()) {
-    detail::Check(ascendc_data_copy(detail::dtype<T>, detail::GM_TO_LOCAL, &dstLocal.Raw(), nullptr,
-                                    nullptr, &srcGlobal.Raw(), nullptr, calCount, loc));
+    detail::Check(ascendc_data_copy_gm(detail::dtype<T>, &dstLocal.Raw(), &srcGlobal.Raw(), calCount, loc));
 }
 
 template <typename T>
@@ -134,8 +133,7 @@ void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
               const uint32_t calCount, detail::Loc loc = detail::Loc()) {
-    detail::Check(ascendc_data_copy(detail::dtype<T>, detail::LOCAL_TO_GM, nullptr, &dstGlobal.Raw(),
-                                    &srcLocal.Raw(), nullptr, nullptr, calCount, loc));
+    detail::Check(ascendc_data_copy_gm(uint16_t(detail::dtype<T> | 256), &srcLocal.Raw(), &dstGlobal.Raw(), calCount, loc));
 }
 
 template <typename T>

@@ -1,12 +1,12 @@
 //! `DataCopy`: level 0, level 2, ND→NZ, NZ→ND, slices and the enhanced form.
 
-use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
+use crate::abi::{call, call_at, dtype, AscGlobal, AscLoc, AscLocal};
 use crate::gm::{global, with_global};
 use crate::with_dtype;
 use ascendc::error::{Category, SimError};
 use ascendc::{
-    data_copy, f16, BlockMode, DType, DataCopyEnhancedParams, DataCopyParams, DeqScale,
-    GlobalTensor, LocalTensor, Nd2NzParams, Nz2NdParamsFull, PadMode, SliceInfo,
+    data_copy, f16, BlockMode, DType, DataCopyArgs, DataCopyEnhancedParams, DataCopyParams,
+    DeqScale, GlobalTensor, LocalTensor, Nd2NzParams, Nz2NdParamsFull, PadMode, SliceInfo,
 };
 
 /// `DataCopyParams` as C++ lays it out.
@@ -71,6 +71,37 @@ pub unsafe extern "C" fn ascendc_data_copy(
                         None => data_copy(l, src, count),
                     })
                 }),
+            }
+        })
+    })
+}
+
+/// `DataCopy(dst, src, count)` between GM and a local tensor, the form a kernel's hot loop calls
+/// most: `form` is the element type index, plus 256 for local→GM (`gm` the destination). The
+/// location goes to the copy itself, without a location scope.
+///
+/// # Safety
+/// `local` and `gm` are valid for reads.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_data_copy_gm(
+    form: u16,
+    local: *const AscLocal,
+    gm: *const AscGlobal,
+    count: u32,
+    loc: AscLoc,
+) -> i32 {
+    const API: &str = "DataCopy";
+    call_at(loc, |loc| {
+        with_dtype!(dtype(form as u8)?, T => {
+            // The handles are checked in argument order.
+            if form >> 8 == 0 {
+                (*local).with(|l: &LocalTensor<T>| {
+                    with_global(API, &*gm, |g: &GlobalTensor<T>| count.copy(l, g, loc))
+                })
+            } else {
+                with_global(API, &*gm, |g: &GlobalTensor<T>| {
+                    (*local).with(|l: &LocalTensor<T>| count.copy(g, l, loc))
+                })
             }
         })
     })

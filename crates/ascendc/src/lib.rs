@@ -60,7 +60,7 @@ pub use api::data_copy::pad::{
     data_copy_pad, set_pad_value, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
 };
 pub use api::data_copy::slice::{SliceInfo, K_MAX_DIM, MAX_SLICE_SIZE};
-pub use api::data_copy::{data_copy, DataCopyParams};
+pub use api::data_copy::{data_copy, DataCopyArgs, DataCopyParams};
 pub use api::sync::{
     get_block_idx, get_block_num, get_sub_block_idx, get_task_ratio, pipe_barrier, set_flag,
     wait_flag,
