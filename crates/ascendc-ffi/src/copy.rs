@@ -94,14 +94,23 @@ pub unsafe extern "C" fn ascendc_data_copy_gm(
     call_at(loc, |loc| {
         with_dtype!(dtype(form as u8)?, T => {
             // The handles are checked in argument order.
+            // The closures are inlined: the call is one function from the entry point down.
             if form >> 8 == 0 {
-                (*local).with(|l: &LocalTensor<T>| {
-                    with_global(API, &*gm, |g: &GlobalTensor<T>| count.copy(l, g, loc))
-                })
+                (*local).with(
+                    #[inline(always)]
+                    |l: &LocalTensor<T>| {
+                        with_global(API, &*gm, #[inline(always)] |g: &GlobalTensor<T>| count.copy(l, g, loc))
+                    },
+                )
             } else {
-                with_global(API, &*gm, |g: &GlobalTensor<T>| {
-                    (*local).with(|l: &LocalTensor<T>| count.copy(g, l, loc))
-                })
+                with_global(
+                    API,
+                    &*gm,
+                    #[inline(always)]
+                    |g: &GlobalTensor<T>| {
+                        (*local).with(#[inline(always)] |l: &LocalTensor<T>| count.copy(g, l, loc))
+                    },
+                )
             }
         })
     })

@@ -50,27 +50,24 @@ fn lent<R>(
 ) -> Result<R, SimError> {
     let a = p as usize;
     let version = ALLOCS_VERSION.load(Ordering::Acquire);
-    // A miss hands `f` back for the lookup in the table.
-    let hit = RECENT.with(|r| {
-        let r = r.borrow();
-        let found = (r.0 == version)
-            .then(|| {
-                r.1.iter()
-                    .find(|(start, len, _)| a >= *start && a - start <= *len)
-            })
-            .flatten();
-        match found {
-            Some((start, _, base)) => Ok(f(base, a - start)),
-            None => Err(f),
-        }
-    });
-    match hit {
-        Ok(v) => Ok(v),
-        Err(f) => {
-            let (start, base) = lookup_live(api, p, version)?;
-            Ok(f(&base, a - start))
+    // Only the address leaves `with`, so that `f` (the rest of the API call) is inlined here
+    // rather than into an out-of-line `with`.
+    let recent: *const RefCell<(u64, Recent)> = RECENT.with(|r| r as *const _);
+    // SAFETY: the cell is this thread's, alive until the thread exits, which cannot happen
+    // during this call.
+    let recent = unsafe { &*recent }.borrow();
+    if recent.0 == version {
+        let found = recent
+            .1
+            .iter()
+            .find(|(start, len, _)| a >= *start && a - start <= *len);
+        if let Some((start, _, base)) = found {
+            return Ok(f(base, a - start));
         }
     }
+    drop(recent);
+    let (start, base) = lookup_live(api, p, version)?;
+    Ok(f(&base, a - start))
 }
 
 /// The start and address of the live allocation holding `p`, from the table of live
@@ -130,9 +127,12 @@ pub fn with_global<T: ascendc::Element, R>(
 ) -> Result<R, SimError> {
     // SAFETY: `shape` is null or from `ascendc_shape_intern`.
     let shape = unsafe { g.shape.as_ref() };
-    lent(api, g.ptr, |base, bytes| {
-        GlobalTensor::lend(base, bytes, g.size, shape, f)
-    })?
+    lent(
+        api,
+        g.ptr,
+        #[inline(always)]
+        |base, bytes| GlobalTensor::lend(base, bytes, g.size, shape, f),
+    )?
 }
 
 /// `GmAlloc(size)`: a zero-filled GM allocation of `size` bytes (at least one byte is reserved so
