@@ -29,7 +29,8 @@ impl From<AscCopyParams> for DataCopyParams {
     }
 }
 
-/// `DataCopy(dst, src, params)` when `params` is not null, else `DataCopy(dst, src, count)`.
+/// `DataCopy(dst, src, params)` when `params` is not null, else `DataCopy(dst, src, count)`
+/// (between GM and a local tensor, that is [`ascendc_data_copy_gm`]).
 /// `dir`: 0 GM→local (`src_g`, `dst_l`), 1 local→GM (`src_l`, `dst_g`), 2 local→local.
 ///
 /// # Safety
@@ -48,28 +49,29 @@ pub unsafe extern "C" fn ascendc_data_copy(
     loc: AscLoc,
 ) -> i32 {
     const API: &str = "DataCopy";
+    let Some(params) = params.as_ref().map(|p| DataCopyParams::from(*p)) else {
+        return match dir {
+            0 => ascendc_data_copy_gm(elem.into(), dst_l, src_g, count, loc),
+            1 => ascendc_data_copy_gm(u16::from(elem) | 256, src_l, dst_g, count, loc),
+            _ => call(loc, || {
+                with_dtype!(dtype(elem)?, T => (*dst_l).with(|l: &LocalTensor<T>| {
+                    (*src_l).with(|src: &LocalTensor<T>| data_copy(l, src, count))
+                }))
+            }),
+        };
+    };
     call(loc, || {
         with_dtype!(dtype(elem)?, T => {
-            let params = params.as_ref().map(|p| DataCopyParams::from(*p));
             // The handles are checked in argument order.
             match dir {
                 0 => (*dst_l).with(|l: &LocalTensor<T>| {
-                    with_global(API, &*src_g, |g: &GlobalTensor<T>| match params {
-                        Some(p) => data_copy(l, g, p),
-                        None => data_copy(l, g, count),
-                    })
+                    with_global(API, &*src_g, |g: &GlobalTensor<T>| data_copy(l, g, params))
                 }),
                 1 => with_global(API, &*dst_g, |g: &GlobalTensor<T>| {
-                    (*src_l).with(|l: &LocalTensor<T>| match params {
-                        Some(p) => data_copy(g, l, p),
-                        None => data_copy(g, l, count),
-                    })
+                    (*src_l).with(|l: &LocalTensor<T>| data_copy(g, l, params))
                 }),
                 _ => (*dst_l).with(|l: &LocalTensor<T>| {
-                    (*src_l).with(|src: &LocalTensor<T>| match params {
-                        Some(p) => data_copy(l, src, p),
-                        None => data_copy(l, src, count),
-                    })
+                    (*src_l).with(|src: &LocalTensor<T>| data_copy(l, src, params))
                 }),
             }
         })
