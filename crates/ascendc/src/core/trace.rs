@@ -379,6 +379,10 @@ fn is_site(e: &(&'static str, SourceLoc), api: &'static str, location: &SourceLo
         && e.1.column == location.column
 }
 
+/// Accesses per call site whose shape is guessed from the site's previous instruction (a vector
+/// instruction has up to four operands).
+const GUESSED: usize = 4;
+
 /// Entries of the direct-mapped caches in front of the site and shape tables (log2).
 const CACHE_BITS: u32 = 10;
 
@@ -406,8 +410,9 @@ struct Record {
     /// Per call site, the site recorded after it last time (`u32::MAX`: none yet): a loop
     /// records its sites in the same order.
     next_site: Vec<u32>,
-    /// Per call site, the shapes of its first two accesses last time (`u32::MAX`: none yet).
-    site_shapes: Vec<[u32; 2]>,
+    /// Per call site, the shapes of its first [`GUESSED`] accesses last time (`u32::MAX`: none
+    /// yet).
+    site_shapes: Vec<[u32; GUESSED]>,
     /// The site recorded last (`u32::MAX`: none yet).
     last_site: u32,
 }
@@ -520,7 +525,7 @@ impl Record {
         let i = *self.site_index.entry(key).or_insert_with(|| {
             table.push((api, location));
             next.push(u32::MAX);
-            shapes.push([u32::MAX; 2]);
+            shapes.push([u32::MAX; GUESSED]);
             (table.len() - 1) as u32
         });
         self.site_cache[slot] = i;
@@ -1046,8 +1051,11 @@ mod tests {
                 Access::contiguous(k % 2 == 0, Space::Gm(3), k * 512, len),
                 Access::contiguous(k % 3 == 0, ub, 0, len),
                 Access::contiguous(true, ub, 1024, len + 32 * (k % 2)),
+                Access::contiguous(false, ub, 2048 + 32 * (k % 3), len),
+                // Past the accesses whose shape a site remembers.
+                Access::contiguous(k % 5 == 0, ub, 4096, len + 32 * (k % 4)),
             ];
-            let n = (k % 4) as usize;
+            let n = (k % 6) as usize;
             t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &acc[..n]);
             expected.push((loc, acc[..n].to_vec()));
         }
