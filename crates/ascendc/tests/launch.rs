@@ -257,3 +257,65 @@ fn report_summary_and_tensor_format() {
         "Atlas A2 training/inference series (Ascend910B): 2 core(s), instructions V 3, MTE3 1"
     );
 }
+
+/// Runs `write` (on a UB tensor of `N` floats and a GM tensor of `N` floats) in 5 blocks on one
+/// thread, each block first saving the UB bytes it finds; panics unless every block found the
+/// same bytes. Every block after the first gets the memory the block before wrote, so they
+/// agree only if the simulator undid each write before the next block.
+fn every_block_finds_the_same_ub(
+    what: &str,
+    write: impl Fn(&LocalTensor<f32>, &GlobalTensor<f32>) -> ascendc::Result<()> + Sync,
+) {
+    const BLOCKS: u32 = 5;
+    const N: u32 = 2048;
+    let src: Vec<f32> = (0..N).map(|i| i as f32 + 0.5).collect();
+    let gin = GmBuffer::from_slice(&src);
+    let seen = GmBuffer::zeroed((BLOCKS * N * 4) as usize);
+    let (a, s) = (gin.addr(), seen.addr());
+    Launch::new(BLOCKS)
+        .sequential()
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut buf: TBuf<QuePosition::VECCALC> = TBuf::new();
+            pipe.init_buffer(&mut buf, 1, N * 4)?;
+            let ub = buf.get::<f32>()?;
+            let (mut gi, mut go) = (GlobalTensor::<f32>::new(), GlobalTensor::<f32>::new());
+            gi.set_global_buffer(a.clone());
+            go.set_global_buffer(s.add_bytes((get_block_idx() * N * 4) as usize));
+            data_copy(&go, &ub, N)?;
+            write(&ub, &gi)
+        })
+        .unwrap();
+    let seen: Vec<u32> = seen.to_vec();
+    let first = &seen[..N as usize];
+    assert!(
+        first.iter().any(|&w| w != 0),
+        "{what}: block 0 saved its UB"
+    );
+    for (b, block) in seen.chunks(N as usize).enumerate() {
+        assert!(
+            block == first,
+            "{what}: block {b} found UB bytes a previous block wrote"
+        );
+    }
+}
+
+#[test]
+fn a_reused_core_memory_starts_from_the_pattern_again() {
+    every_block_finds_the_same_ub("contiguous DataCopy in", |ub, g| {
+        data_copy(&ub.at(256)?, g, 256)
+    });
+    every_block_finds_the_same_ub("strided DataCopy in", |ub, g| {
+        data_copy(&ub.at(512)?, g, DataCopyParams::new(4, 2, 1, 3))
+    });
+    every_block_finds_the_same_ub("contiguous Add", |ub, _| {
+        add(&ub.at(1024)?, &ub.at(8)?, &ub.at(16)?, 64)
+    });
+    every_block_finds_the_same_ub("masked level-0 Duplicate", |ub, _| {
+        duplicate_l0(&ub.at(1536)?, 7.0, 40u64, 2, 2, 16)
+    });
+    every_block_finds_the_same_ub("SetValue", |ub, _| ub.set_value(2043, 1.25));
+    every_block_finds_the_same_ub("UB-to-UB DataCopy", |ub, _| {
+        data_copy(&ub.at(1800)?, &ub.at(64)?, 64)
+    });
+}

@@ -129,9 +129,12 @@ pub fn copy(
     };
     let (len, count) = runs[0];
     let len = len as usize;
+    // The destination bytes, when on chip.
+    let written = |da: u64| (da as usize, (da + b.extent(b.dst_stride)) as usize);
     match (dst, src) {
         (Endpoint::Local(dh, da), Endpoint::Gm(g, go)) => {
-            let mem = core.mem.bytes_mut(dh);
+            let (start, end) = written(da);
+            let mem = core.mem.bytes_mut_writing(dh, start, end);
             for i in 0..count as u64 {
                 let s = g.ptr((go + i * b.src_stride) as usize);
                 let d = (da + i * b.dst_stride) as usize;
@@ -163,7 +166,8 @@ pub fn copy(
             }
         }
         (Endpoint::Local(dh, da), Endpoint::Local(sh, sa)) if dh == sh => {
-            let mem = core.mem.bytes_mut(dh);
+            let (start, end) = written(da);
+            let mem = core.mem.bytes_mut_writing(dh, start, end);
             for i in 0..count as u64 {
                 let s = (sa + i * b.src_stride) as usize;
                 let d = (da + i * b.dst_stride) as usize;
@@ -171,7 +175,8 @@ pub fn copy(
             }
         }
         (Endpoint::Local(dh, da), Endpoint::Local(sh, sa)) => {
-            let (dm, sm) = core.mem.pair_mut(dh, sh);
+            let (start, end) = written(da);
+            let (dm, sm) = core.mem.pair_mut_writing(dh, sh, start, end);
             for i in 0..count as u64 {
                 let s = (sa + i * b.src_stride) as usize;
                 let d = (da + i * b.dst_stride) as usize;
@@ -208,7 +213,9 @@ pub fn write(core: &mut Core, api: &'static str, dst: Endpoint, data: &[u8]) -> 
     match dst {
         Endpoint::Gm(g, off) => g.write_bytes(api, off as usize, data),
         Endpoint::Local(h, a) => {
-            core.mem.bytes_mut(h)[a as usize..a as usize + data.len()].copy_from_slice(data);
+            core.mem
+                .range_mut(h, a as usize, a as usize + data.len())
+                .copy_from_slice(data);
             Ok(())
         }
     }

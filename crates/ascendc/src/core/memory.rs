@@ -19,14 +19,35 @@ const POOL_SIZE: usize = 8;
 #[repr(C, align(64))]
 struct Line([u64; 8]);
 
+/// 64-bit words in the pseudo-random tile a memory's initial pattern repeats (4 KiB).
+const TILE_WORDS: usize = 512;
+
+/// Per memory, the byte range `[start, end)` handed out writable since the last fill (outside it
+/// the memory still holds the pattern); `start >= end` when none.
+type Dirty = (u32, u32);
+
+/// No bytes written.
+const CLEAN: Dirty = (u32::MAX, 0);
+
 /// One byte array per on-chip memory, sized by the chip profile.
 pub struct LocalMemory {
     bufs: [Box<[Line]>; 7],
     sizes: [u32; 7],
-    /// The pattern the memories were last filled with.
+    /// The pattern the memories were last filled with, and each memory's tile of it.
     seed: u64,
-    /// Memories handed out writable since the last fill (the others still hold the pattern).
-    dirty: [bool; 7],
+    tiles: Box<[[u64; TILE_WORDS]; 7]>,
+    dirty: [Dirty; 7],
+}
+
+/// The tile of memory `i`'s pattern under `seed` (an xorshift sequence).
+fn tile(seed: u64, i: usize) -> [u64; TILE_WORDS] {
+    let mut s = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)) | 1;
+    std::array::from_fn(|_| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    })
 }
 
 impl LocalMemory {
@@ -40,7 +61,8 @@ impl LocalMemory {
             }),
             sizes: profile.buffer_size,
             seed,
-            dirty: [true; 7],
+            tiles: Box::new(std::array::from_fn(|i| tile(seed, i))),
+            dirty: std::array::from_fn(|i| (0, profile.buffer_size[i])),
         };
         m.refill(seed);
         m
@@ -68,30 +90,41 @@ impl LocalMemory {
     }
 
     /// Makes every memory hold the pattern `seed` selects: a 4 KiB pseudo-random tile, repeated
-    /// (deterministic). Only memories written since the last fill with the same seed are
-    /// rewritten, so reusing the memories of a core that touched nothing costs nothing.
+    /// (deterministic). Only the bytes handed out writable since the last fill with the same
+    /// seed are rewritten, so reusing the memories of a core that touched a few buffers costs
+    /// a copy of those buffers, not of the memories.
     pub fn refill(&mut self, seed: u64) {
         if seed != self.seed {
-            self.dirty = [true; 7];
             self.seed = seed;
+            for (i, t) in self.tiles.iter_mut().enumerate() {
+                *t = tile(seed, i);
+            }
+            self.dirty = std::array::from_fn(|i| (0, self.sizes[i]));
         }
         for (i, buf) in self.bufs.iter_mut().enumerate() {
-            if !std::mem::take(&mut self.dirty[i]) {
+            let (start, end) = std::mem::replace(&mut self.dirty[i], CLEAN);
+            if start >= end {
                 continue;
             }
-            let mut s = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)) | 1;
-            let tile: Vec<u64> = (0..512)
-                .map(|_| {
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    s
-                })
-                .collect();
             let words: &mut [u64] = bytemuck::cast_slice_mut(buf);
-            for chunk in words.chunks_mut(tile.len()) {
-                chunk.copy_from_slice(&tile[..chunk.len()]);
+            let tile = &self.tiles[i];
+            // Word `w` holds word `w % TILE_WORDS` of the tile.
+            let (mut w, last) = (start as usize / 8, (end as usize).div_ceil(8));
+            while w < last {
+                let t = w % TILE_WORDS;
+                let n = (TILE_WORDS - t).min(last - w);
+                words[w..w + n].copy_from_slice(&tile[t..t + n]);
+                w += n;
             }
+        }
+    }
+
+    /// Notes bytes `start .. end` of memory `i` as written.
+    #[inline(always)]
+    fn touch(&mut self, i: usize, start: usize, end: usize) {
+        if start < end {
+            let d = &mut self.dirty[i];
+            *d = (d.0.min(start as u32), d.1.max(end as u32));
         }
     }
 
@@ -112,19 +145,63 @@ impl LocalMemory {
     #[inline(always)]
     pub fn bytes_mut(&mut self, hw: Hardware) -> &mut [u8] {
         let i = hw.local_index().expect("GM is not a local memory");
-        self.dirty[i] = true;
-        &mut bytemuck::cast_slice_mut(&mut self.bufs[i])[..self.sizes[i] as usize]
+        let size = self.sizes[i] as usize;
+        self.touch(i, 0, size);
+        &mut bytemuck::cast_slice_mut(&mut self.bufs[i])[..size]
+    }
+
+    /// Bytes `start .. end` of one memory, writable (panics outside the memory).
+    #[inline(always)]
+    pub fn range_mut(&mut self, hw: Hardware, start: usize, end: usize) -> &mut [u8] {
+        let i = hw.local_index().expect("GM is not a local memory");
+        let size = self.sizes[i] as usize;
+        assert!(
+            start <= end && end <= size,
+            "range {start}..{end} outside {hw}"
+        );
+        self.touch(i, start, end);
+        &mut bytemuck::cast_slice_mut(&mut self.bufs[i])[start..end]
+    }
+
+    /// The bytes of one memory, writable, for a caller that writes only bytes `start .. end`
+    /// (and reads any).
+    #[inline(always)]
+    pub fn bytes_mut_writing(&mut self, hw: Hardware, start: usize, end: usize) -> &mut [u8] {
+        let i = hw.local_index().expect("GM is not a local memory");
+        let size = self.sizes[i] as usize;
+        assert!(
+            start <= end && end <= size,
+            "write range {start}..{end} outside {hw}"
+        );
+        self.touch(i, start, end);
+        &mut bytemuck::cast_slice_mut(&mut self.bufs[i])[..size]
     }
 
     /// Two different memories at once, the first writable.
     pub fn pair_mut(&mut self, dst: Hardware, src: Hardware) -> (&mut [u8], &[u8]) {
+        let size = self.size(dst) as usize;
+        self.pair_mut_writing(dst, src, 0, size)
+    }
+
+    /// [`LocalMemory::pair_mut`] for a caller that writes only bytes `start .. end` of `dst`.
+    pub fn pair_mut_writing(
+        &mut self,
+        dst: Hardware,
+        src: Hardware,
+        start: usize,
+        end: usize,
+    ) -> (&mut [u8], &[u8]) {
         let (d, s) = (
             dst.local_index().expect("GM is not a local memory"),
             src.local_index().expect("GM is not a local memory"),
         );
         assert_ne!(d, s, "pair_mut needs two different memories");
-        self.dirty[d] = true;
         let (ds, ss) = (self.sizes[d] as usize, self.sizes[s] as usize);
+        assert!(
+            start <= end && end <= ds,
+            "write range {start}..{end} outside {dst}"
+        );
+        self.touch(d, start, end);
         if d < s {
             let (a, b) = self.bufs.split_at_mut(s);
             (
@@ -158,21 +235,48 @@ mod tests {
     }
 
     #[test]
-    fn refill_restores_written_memories_only() {
+    fn refill_restores_written_bytes_only() {
         let fresh = LocalMemory::new(&ASCEND910B, 7);
         let mut m = LocalMemory::new(&ASCEND910B, 7);
+        assert_eq!(m.dirty, [CLEAN; 7]);
         m.bytes_mut(Hardware::UB)[100] ^= 0xFF;
         let (l1, _) = m.pair_mut(Hardware::L1, Hardware::UB);
         l1[5] ^= 0xFF;
-        assert_eq!(m.dirty.iter().filter(|d| **d).count(), 2);
+        // Ranges across tile boundaries and at odd offsets, and a write range wider than what is
+        // written.
+        m.range_mut(Hardware::L0A, 4093, 8200).fill(0xAB);
+        m.bytes_mut_writing(Hardware::L0B, 17, 9000)[17..9000].fill(0xCD);
+        let (l0c, _) = m.pair_mut_writing(Hardware::L0C, Hardware::UB, 30_000, 30_003);
+        l0c[30_001] = 0x11;
+        let ub = m.size(Hardware::UB);
+        assert_eq!(m.dirty[Hardware::UB.local_index().unwrap()], (0, ub));
+        assert_eq!(m.dirty[Hardware::L0A.local_index().unwrap()], (4093, 8200));
+        assert_eq!(
+            m.dirty[Hardware::L0C.local_index().unwrap()],
+            (30_000, 30_003)
+        );
         m.refill(7);
-        assert_eq!(m.dirty, [false; 7]);
+        assert_eq!(m.dirty, [CLEAN; 7]);
         for hw in Hardware::LOCAL {
             assert!(m.bytes(hw) == fresh.bytes(hw), "{hw}");
         }
         m.refill(8);
         let other = LocalMemory::new(&ASCEND910B, 8);
-        assert!(m.bytes(Hardware::L0C) == other.bytes(Hardware::L0C));
+        for hw in Hardware::LOCAL {
+            assert!(m.bytes(hw) == other.bytes(hw), "{hw}");
+        }
+    }
+
+    #[test]
+    fn touches_grow_one_range() {
+        let mut m = LocalMemory::new(&ASCEND910B, 3);
+        let fresh = LocalMemory::new(&ASCEND910B, 3);
+        m.range_mut(Hardware::UB, 512, 1024).fill(1);
+        m.range_mut(Hardware::UB, 64_000, 64_032).fill(2);
+        m.range_mut(Hardware::UB, 100, 101).fill(3);
+        assert_eq!(m.dirty[Hardware::UB.local_index().unwrap()], (100, 64_032));
+        m.refill(3);
+        assert!(m.bytes(Hardware::UB) == fresh.bytes(Hardware::UB));
     }
 
     #[test]

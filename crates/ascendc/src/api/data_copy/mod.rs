@@ -375,7 +375,7 @@ fn copy_gm_ub_dense<T: Element>(
     }
     let (n, a, gp) = (bytes as usize, addr as usize, g.ptr(0));
     if load {
-        let ub = &mut core.mem.bytes_mut(Hardware::UB)[a..a + n];
+        let ub = core.mem.range_mut(Hardware::UB, a, a + n);
         // SAFETY: `gp` starts `n` bytes inside `g`'s allocation (checked above), which never
         // overlaps the core's local memory.
         unsafe { dma::host_copy(gp, ub.as_mut_ptr(), n) };

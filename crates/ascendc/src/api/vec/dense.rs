@@ -73,7 +73,13 @@ pub(crate) fn try_pass<T: Element, const N: usize>(
         return false;
     };
     let (d, a) = (dst.addr as u64, srcs.map(|s| s.addr as u64));
-    pass(core.mem.bytes_mut(Hardware::UB), n, d, a);
+    let end = d as usize + n * T::SIZE;
+    pass(
+        core.mem.bytes_mut_writing(Hardware::UB, d as usize, end),
+        n,
+        d,
+        a,
+    );
     let mut ops = [(d, T::SIZE, true); 6];
     for (o, &s) in ops[1..].iter_mut().zip(&a) {
         *o = (s, T::SIZE, false);

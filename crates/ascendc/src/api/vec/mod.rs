@@ -557,7 +557,8 @@ pub(crate) fn run_bits(
     let n = ops.len() + bits.len();
     let fixed_operands = bits.iter().all(|b| !b.advance);
     for (shape, operands, accesses) in &planned {
-        let ub = core.mem.bytes_mut(Hardware::UB);
+        let (start, end) = written_span(&accesses[..n]);
+        let ub = core.mem.bytes_mut_writing(Hardware::UB, start, end);
         if fixed_operands && operands[..ops.len()].iter().all(|o| o.rep_stride == 0) {
             run_in_place(ub, shape, &operands[..n], ops, &mut exec);
         } else {
@@ -576,6 +577,16 @@ pub(crate) fn run_bits(
         }
     }
     Ok(())
+}
+
+/// The UB bytes `[start, end)` spanning what the writing accesses of an instruction reach
+/// (`(0, 0)` when none writes).
+fn written_span(accesses: &[Access]) -> (usize, usize) {
+    let (start, end) = accesses
+        .iter()
+        .filter(|a| a.write && a.bytes() > 0)
+        .fold((u64::MAX, 0), |(s, e), a| (s.min(a.base), e.max(a.end())));
+    (start.min(end) as usize, end as usize)
 }
 
 /// The common level-2 call, without building the general path's instruction plan: every
@@ -637,8 +648,14 @@ fn run_dense_count(
         repeats: n.div_ceil(lanes as u64) as u32,
         enable: Enable::Counter(n),
     };
+    let (start, end) = ops
+        .iter()
+        .filter(|o| o.write)
+        .map(|o| (o.addr as usize, o.addr as usize + n as usize * o.size))
+        .fold((usize::MAX, 0), |(s, e), (a, b)| (s.min(a), e.max(b)));
     exec(
-        core.mem.bytes_mut(Hardware::UB),
+        core.mem
+            .bytes_mut_writing(Hardware::UB, start.min(end), end),
         &shape,
         &operands[..ops.len()],
     );
