@@ -37,16 +37,30 @@ fn before(blocks: &[BlockReport], a: &Run, b: &Run) -> bool {
 /// one diagnostic per pair of cores and allocation, naming the first overlapping byte range and
 /// both sides' API and source line.
 pub fn multi_core_gm_overlap(blocks: &[BlockReport]) -> Vec<Diagnostic> {
+    // Only allocations some core writes can race; the runs of the others are not collected.
+    let written: HashSet<u64> = blocks
+        .iter()
+        .flat_map(|b| b.trace.gm_touches())
+        .filter_map(|t| match t.access.space {
+            Space::Gm(region) if t.access.write => Some(region),
+            _ => None,
+        })
+        .collect();
     let mut runs: HashMap<u64, Vec<Run>> = HashMap::new();
+    let mut scratch = Vec::new();
     for (c, b) in blocks.iter().enumerate() {
         for t in b.trace.gm_touches() {
             let acc = &t.access;
             let Space::Gm(region) = acc.space else {
                 continue;
             };
+            if !written.contains(&region) {
+                continue;
+            }
             let atomic = acc.write && b.sync.atomic_at(t.seq).op.is_some();
             let list = runs.entry(region).or_default();
-            for (start, end) in super::runs(acc) {
+            super::runs_into(acc, &mut scratch);
+            for &(start, end) in &scratch {
                 list.push(Run {
                     start,
                     end,
@@ -66,9 +80,6 @@ pub fn multi_core_gm_overlap(blocks: &[BlockReport]) -> Vec<Diagnostic> {
     regions.sort_unstable();
     for region in regions {
         let mut list = runs.remove(&region).unwrap_or_default();
-        if !list.iter().any(|r| r.write) {
-            continue;
-        }
         list.sort_by_key(|r| r.start);
         // Sweep keeping the runs that reach past the current start.
         let mut reach: Vec<Run> = Vec::new();
