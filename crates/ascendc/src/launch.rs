@@ -72,6 +72,27 @@ impl BlockReport {
     }
 }
 
+/// The items of `lists` in increasing order of `key`: a merge of the lists, each sorted first
+/// unless it is in order already (a thread takes its cores in launch order), that moves each
+/// item once.
+fn merged<T>(lists: Vec<Vec<T>>, key: impl Fn(&T) -> usize) -> impl Iterator<Item = T> {
+    let mut heads: Vec<_> = lists
+        .into_iter()
+        .map(|mut l| {
+            if !l.is_sorted_by_key(&key) {
+                l.sort_unstable_by_key(&key);
+            }
+            l.into_iter().peekable()
+        })
+        .collect();
+    std::iter::from_fn(move || {
+        let (_, k) = (0..heads.len())
+            .filter_map(|k| heads[k].peek().map(|t| (key(t), k)))
+            .min()?;
+        heads[k].next()
+    })
+}
+
 /// The result of a launch: one report per block, in block order.
 #[derive(Debug)]
 pub struct LaunchReport {
@@ -403,7 +424,8 @@ impl Launch {
         // The hazard check of a block runs on its thread as soon as the block ends.
         let check_hazards = self.check_hazards;
         type Outcome = (usize, BlockReport, Option<SimError>, Vec<Diagnostic>);
-        let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::with_capacity(cores.len()));
+        // Each thread's outcomes, in the order it ran its cores.
+        let results: Mutex<Vec<Vec<Outcome>>> = Mutex::new(Vec::new());
         // Each thread keeps its outcomes and hands them over once, at its end.
         let one = |i: usize, memory: Option<LocalMemory>, out: &mut Vec<Outcome>| -> LocalMemory {
             sched::install(sched.clone(), i);
@@ -421,10 +443,7 @@ impl Launch {
             m
         };
         let hand_over = |out: Vec<Outcome>| {
-            results
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .extend(out);
+            results.lock().unwrap_or_else(|e| e.into_inner()).push(out);
         };
         let worker = || {
             let mut memory = LocalMemory::recycled(self.profile);
@@ -463,13 +482,11 @@ impl Launch {
         }
         // Blocks that ran on this thread may have left it the memory of a dropped record.
         crate::core::trace::Trace::release_spare();
-        let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        // Indices are unique: an in-place unstable sort gives the launch order.
-        results.sort_unstable_by_key(|(i, _, _, _)| *i);
         let mut errors = Vec::new();
-        let mut blocks = Vec::with_capacity(results.len());
+        let mut blocks = Vec::with_capacity(cores.len());
         let mut hazards = Vec::new();
-        for (_, b, e, h) in results {
+        let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        for (_, b, e, h) in merged(results, |o: &Outcome| o.0) {
             hazards.extend(h);
             errors.extend(e);
             blocks.push(b);
@@ -559,5 +576,23 @@ impl Launch {
             error,
             memory,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merged;
+
+    #[test]
+    fn merged_lists_come_out_in_key_order() {
+        let lists = vec![
+            vec![(0, 'a'), (3, 'd'), (4, 'e'), (9, 'j')],
+            vec![],
+            vec![(2, 'c'), (1, 'b'), (8, 'i')],
+            vec![(5, 'f'), (6, 'g'), (7, 'h')],
+        ];
+        let out: Vec<(usize, char)> = merged(lists, |t| t.0).collect();
+        assert_eq!(out.iter().map(|t| t.1).collect::<String>(), "abcdefghij");
+        assert!(out.iter().enumerate().all(|(i, t)| t.0 == i));
     }
 }

@@ -319,3 +319,23 @@ fn a_reused_core_memory_starts_from_the_pattern_again() {
         data_copy(&ub.at(1800)?, &ub.at(64)?, 64)
     });
 }
+
+#[test]
+fn reports_come_in_block_order_whatever_thread_ran_them() {
+    for threads in [1, 2, 3, 7] {
+        let report = Launch::new(300)
+            .threads(threads)
+            .run(|| {
+                // Uneven work, so that the threads take blocks in an interleaved order.
+                if get_block_idx() % 3 == 0 {
+                    pipe_barrier(PIPE_V)?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        let order: Vec<u32> = report.blocks.iter().map(|b| b.block_idx).collect();
+        assert_eq!(order, (0..300).collect::<Vec<u32>>(), "{threads} threads");
+        let barriers: u64 = report.blocks.iter().map(|b| b.count(Pipe::V)).sum();
+        assert_eq!(barriers, 100);
+    }
+}
