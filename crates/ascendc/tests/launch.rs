@@ -327,7 +327,7 @@ fn reports_come_in_block_order_whatever_thread_ran_them() {
             .threads(threads)
             .run(|| {
                 // Uneven work, so that the threads take blocks in an interleaved order.
-                if get_block_idx() % 3 == 0 {
+                if get_block_idx().is_multiple_of(3) {
                     pipe_barrier(PIPE_V)?;
                 }
                 Ok(())
