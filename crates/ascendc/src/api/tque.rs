@@ -110,7 +110,9 @@ impl QueueState {
             cursor: 0,
             used_count: 0,
             buf_used: 0,
-            slots: vec![None; depth.max(1) as usize],
+            // Not `vec![None; n]`: a zeroed allocation bypasses the allocator's per-thread
+            // cache, and queues are made in every block.
+            slots: std::iter::repeat_n(None, depth.max(1) as usize).collect(),
             head: 0,
             tail: 0,
             enq_event: None,

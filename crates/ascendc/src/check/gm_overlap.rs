@@ -5,7 +5,7 @@
 use crate::core::trace::Space;
 use crate::error::{Category, Diagnostic, Severity, SourceLoc};
 use crate::launch::BlockReport;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// One GM byte run touched by a core.
 #[derive(Debug, Clone, Copy)]
@@ -46,7 +46,7 @@ pub fn multi_core_gm_overlap(blocks: &[BlockReport]) -> Vec<Diagnostic> {
             _ => None,
         })
         .collect();
-    let mut runs: HashMap<u64, Vec<Run>> = HashMap::new();
+    let mut runs: HashMap<u64, Vec<Run>> = HashMap::default();
     let mut scratch = Vec::new();
     for (c, b) in blocks.iter().enumerate() {
         for t in b.trace.gm_touches() {
@@ -75,7 +75,7 @@ pub fn multi_core_gm_overlap(blocks: &[BlockReport]) -> Vec<Diagnostic> {
         }
     }
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut regions: Vec<u64> = runs.keys().copied().collect();
     regions.sort_unstable();
     for region in regions {

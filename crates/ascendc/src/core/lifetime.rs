@@ -114,6 +114,11 @@ impl BufferLives {
                 if self.lives.len() < u16::MAX as usize {
                     self.index[Self::slot(queue, buf)] = self.lives.len() as u16 + 1;
                 }
+                // Room for the buffers of a few double-buffered queues at once (a core starts
+                // with none: an empty kernel allocates nothing).
+                if self.lives.capacity() == 0 {
+                    self.lives.reserve(16);
+                }
                 self.lives.push(Life {
                     queue,
                     buf,
