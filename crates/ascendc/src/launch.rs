@@ -447,7 +447,9 @@ impl Launch {
         };
         let worker = || {
             let mut memory = LocalMemory::recycled(self.profile);
-            let mut out = Vec::with_capacity(cores.len() / threads + 1);
+            // Threads take cores as they go, so one may run more than its share; growing the
+            // list would copy it (memory reserved and not touched costs nothing).
+            let mut out = Vec::with_capacity(cores.len() / threads * 3 / 2 + 16);
             let mut next = sched.next_core();
             while let Some(i) = next {
                 memory = Some(one(i, memory.take(), &mut out));
