@@ -1,13 +1,15 @@
 //! Per-call and per-block overhead: the double-buffered add pattern at the tile sizes real
-//! kernels use, against a native loop in the same run, and the launch cost of an empty kernel.
+//! kernels use, against a native loop in the same run, the launch cost of an empty kernel, and
+//! the add pattern with two small tiles per block at the empty kernel's blockDim.
 //!
 //! Run: `cargo run --release -p ascendc --example overhead [-- <elements> <empty blockDim>]`
-//! (0 elements skips the add pattern, an empty blockDim of 0 the empty kernel).
+//! (0 elements skips the add pattern, an empty blockDim of 0 the empty kernel and the small
+//! blocks).
 //! Prints the peak memory a default launch and a hazard-checked one add at the smallest tile, one
 //! row per tile size (simulated time and its ratio to the native loop) with the instruction
 //! record off, kept, and with the hazard checker, and with the record off on one host thread
 //! (the last column is the speed-up of the default threads over one), then the cost per block of
-//! an empty kernel. Each simulated run is paired with a native run just before it, and a ratio
+//! an empty kernel and of the add pattern at 256 floats per block. Each simulated run is paired with a native run just before it, and a ratio
 //! is the median of the pairs' ratios, so that the machine's drift between runs (memory
 //! bandwidth on a shared host) does not show as a change of ratio.
 
@@ -82,6 +84,47 @@ fn main() {
     println!(
         "empty kernel, blockDim {empty_blocks}: {empty:.2?}, {:.2} µs per block",
         empty.as_secs_f64() * 1e6 / empty_blocks as f64
+    );
+    small_blocks(empty_blocks);
+}
+
+/// Floats per block of [`small_blocks`]: two 128-element tiles.
+const SMALL_BLOCK: usize = 256;
+
+/// The add pattern with little work per block and many blocks (one block per token and head is
+/// common in LLM operators): `blocks` blocks of [`SMALL_BLOCK`] floats, against a native loop.
+fn small_blocks(blocks: u32) {
+    let n = blocks as usize * SMALL_BLOCK;
+    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.5).collect();
+    let y: Vec<f32> = (0..n).map(|i| (i % 777) as f32 * 0.25).collect();
+    let (xg, yg, zg) = (
+        GmBuffer::from_slice(&x),
+        GmBuffer::from_slice(&y),
+        GmBuffer::zeroed(n * 4),
+    );
+    let (xa, ya, za) = (xg.addr(), yg.addr(), zg.addr());
+    let mut z = vec![0f32; n];
+    let mut native_loop = || {
+        for ((o, a), b) in z.iter_mut().zip(&x).zip(&y) {
+            *o = a + b;
+        }
+        black_box(&mut z);
+    };
+    let tiling = AddTiling {
+        total_length: n as u32,
+        tile_num: (SMALL_BLOCK / BUFFER_NUM as usize / 128) as u32,
+    };
+    let (sim, ratio) = paired(&mut native_loop, || {
+        Launch::new(blocks)
+            .record_trace(false)
+            .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
+            .expect("kernel runs");
+    });
+    let expected: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
+    assert_eq!(zg.to_vec::<f32>(), expected, "simulated and native results differ");
+    println!(
+        "add pattern, blockDim {blocks}, {SMALL_BLOCK} floats per block (two 128-float tiles): {sim:.2?} ({:.2} µs per block), {ratio:.2}x the native loop",
+        sim.as_secs_f64() * 1e6 / blocks as f64
     );
 }
 
