@@ -121,7 +121,11 @@ fn small_blocks(blocks: u32) {
             .expect("kernel runs");
     });
     let expected: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
-    assert_eq!(zg.to_vec::<f32>(), expected, "simulated and native results differ");
+    assert_eq!(
+        zg.to_vec::<f32>(),
+        expected,
+        "simulated and native results differ"
+    );
     println!(
         "add pattern, blockDim {blocks}, {SMALL_BLOCK} floats per block (two 128-float tiles): {sim:.2?} ({:.2} µs per block), {ratio:.2}x the native loop",
         sim.as_secs_f64() * 1e6 / blocks as f64
