@@ -74,8 +74,13 @@ impl BlockReport {
 
 /// The items of `lists` in increasing order of `key`: a merge of the lists, each sorted first
 /// unless it is in order already (a thread takes its cores in launch order), that moves each
-/// item once.
-fn merged<T>(lists: Vec<Vec<T>>, key: impl Fn(&T) -> usize) -> impl Iterator<Item = T> {
+/// item once. Many lists (a thread per core) are joined and sorted instead.
+fn merged<T>(mut lists: Vec<Vec<T>>, key: impl Fn(&T) -> usize) -> impl Iterator<Item = T> {
+    if lists.len() > 8 {
+        let mut all: Vec<T> = lists.into_iter().flatten().collect();
+        all.sort_unstable_by_key(&key);
+        lists = vec![all];
+    }
     let mut heads: Vec<_> = lists
         .into_iter()
         .map(|mut l| {
@@ -596,5 +601,8 @@ mod tests {
         let out: Vec<(usize, char)> = merged(lists, |t| t.0).collect();
         assert_eq!(out.iter().map(|t| t.1).collect::<String>(), "abcdefghij");
         assert!(out.iter().enumerate().all(|(i, t)| t.0 == i));
+        // One list per item, as with a thread per core.
+        let many: Vec<Vec<usize>> = (0..40).rev().map(|i| vec![i]).collect();
+        assert!(merged(many, |&i| i).eq(0..40));
     }
 }
