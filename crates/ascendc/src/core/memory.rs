@@ -164,16 +164,12 @@ impl LocalMemory {
     }
 
     /// The bytes of one memory, writable, for a caller that writes only bytes `start .. end`
-    /// (and reads any).
+    /// (and reads any; the part of the range past the memory is ignored).
     #[inline(always)]
     pub fn bytes_mut_writing(&mut self, hw: Hardware, start: usize, end: usize) -> &mut [u8] {
         let i = hw.local_index().expect("GM is not a local memory");
         let size = self.sizes[i] as usize;
-        assert!(
-            start <= end && end <= size,
-            "write range {start}..{end} outside {hw}"
-        );
-        self.touch(i, start, end);
+        self.touch(i, start, end.min(size));
         &mut bytemuck::cast_slice_mut(&mut self.bufs[i])[..size]
     }
 
@@ -183,7 +179,8 @@ impl LocalMemory {
         self.pair_mut_writing(dst, src, 0, size)
     }
 
-    /// [`LocalMemory::pair_mut`] for a caller that writes only bytes `start .. end` of `dst`.
+    /// [`LocalMemory::pair_mut`] for a caller that writes only bytes `start .. end` of `dst` (the
+    /// part of the range past the memory is ignored).
     pub fn pair_mut_writing(
         &mut self,
         dst: Hardware,
@@ -197,11 +194,7 @@ impl LocalMemory {
         );
         assert_ne!(d, s, "pair_mut needs two different memories");
         let (ds, ss) = (self.sizes[d] as usize, self.sizes[s] as usize);
-        assert!(
-            start <= end && end <= ds,
-            "write range {start}..{end} outside {dst}"
-        );
-        self.touch(d, start, end);
+        self.touch(d, start, end.min(ds));
         if d < s {
             let (a, b) = self.bufs.split_at_mut(s);
             (
@@ -275,6 +268,13 @@ mod tests {
         m.range_mut(Hardware::UB, 64_000, 64_032).fill(2);
         m.range_mut(Hardware::UB, 100, 101).fill(3);
         assert_eq!(m.dirty[Hardware::UB.local_index().unwrap()], (100, 64_032));
+        // A write range reaching past the memory covers up to its end.
+        let ub = m.size(Hardware::UB) as usize;
+        m.bytes_mut_writing(Hardware::UB, ub - 10, ub + 100)[ub - 1] = 4;
+        assert_eq!(
+            m.dirty[Hardware::UB.local_index().unwrap()],
+            (100, ub as u32)
+        );
         m.refill(3);
         assert!(m.bytes(Hardware::UB) == fresh.bytes(Hardware::UB));
     }
