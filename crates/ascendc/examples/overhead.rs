@@ -95,21 +95,10 @@ const SMALL_BLOCK: usize = 256;
 /// common in LLM operators): `blocks` blocks of [`SMALL_BLOCK`] floats, against a native loop.
 fn small_blocks(blocks: u32) {
     let n = blocks as usize * SMALL_BLOCK;
-    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.5).collect();
-    let y: Vec<f32> = (0..n).map(|i| (i % 777) as f32 * 0.25).collect();
-    let (xg, yg, zg) = (
-        GmBuffer::from_slice(&x),
-        GmBuffer::from_slice(&y),
-        GmBuffer::zeroed(n * 4),
-    );
+    let (x, y, [xg, yg, zg]) = add_inputs(n);
     let (xa, ya, za) = (xg.addr(), yg.addr(), zg.addr());
     let mut z = vec![0f32; n];
-    let mut native_loop = || {
-        for ((o, a), b) in z.iter_mut().zip(&x).zip(&y) {
-            *o = a + b;
-        }
-        black_box(&mut z);
-    };
+    let mut native_loop = || native_add(&x, &y, &mut z);
     let tiling = AddTiling {
         total_length: n as u32,
         tile_num: (SMALL_BLOCK / BUFFER_NUM as usize / 128) as u32,
@@ -120,12 +109,7 @@ fn small_blocks(blocks: u32) {
             .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
             .expect("kernel runs");
     });
-    let expected: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
-    assert_eq!(
-        zg.to_vec::<f32>(),
-        expected,
-        "simulated and native results differ"
-    );
+    check_sum(&zg, &x, &y);
     println!(
         "add pattern, blockDim {blocks}, {SMALL_BLOCK} floats per block (two 128-float tiles): {sim:.2?} ({:.2} µs per block), {ratio:.2}x the native loop",
         sim.as_secs_f64() * 1e6 / blocks as f64
@@ -135,21 +119,10 @@ fn small_blocks(blocks: u32) {
 /// The add pattern over `n` floats at three tile sizes, record off and on, against native.
 fn add_pattern(n: usize) {
     let block_dim = 8u32;
-    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.5).collect();
-    let y: Vec<f32> = (0..n).map(|i| (i % 777) as f32 * 0.25).collect();
-    let (xg, yg, zg) = (
-        GmBuffer::from_slice(&x),
-        GmBuffer::from_slice(&y),
-        GmBuffer::zeroed(n * 4),
-    );
+    let (x, y, [xg, yg, zg]) = add_inputs(n);
     let (xa, ya, za) = (xg.addr(), yg.addr(), zg.addr());
     let mut z = vec![0f32; n];
-    let mut native_loop = || {
-        for ((o, a), b) in z.iter_mut().zip(&x).zip(&y) {
-            *o = a + b;
-        }
-        black_box(&mut z);
-    };
+    let mut native_loop = || native_add(&x, &y, &mut z);
     let native = time(&mut native_loop);
     println!(
         "add pattern, {n} floats, blockDim {block_dim}, depth-2 queues, median of {RUNS} runs"
@@ -214,12 +187,7 @@ fn add_pattern(n: usize) {
             run(false, true, None),
             run(false, false, Some(1)),
         );
-        let expected: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
-        assert_eq!(
-            zg.to_vec::<f32>(),
-            expected,
-            "simulated and native results differ"
-        );
+        check_sum(&zg, &x, &y);
         println!(
             "{tile:>6} {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x",
             off.0,
@@ -232,6 +200,37 @@ fn add_pattern(n: usize) {
             one.0.as_secs_f64() / off.0.as_secs_f64()
         );
     }
+}
+
+/// The two input vectors of the add pattern over `n` floats, and GM holding them and a zeroed
+/// output.
+fn add_inputs(n: usize) -> (Vec<f32>, Vec<f32>, [GmBuffer; 3]) {
+    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.5).collect();
+    let y: Vec<f32> = (0..n).map(|i| (i % 777) as f32 * 0.25).collect();
+    let gm = [
+        GmBuffer::from_slice(&x),
+        GmBuffer::from_slice(&y),
+        GmBuffer::zeroed(n * 4),
+    ];
+    (x, y, gm)
+}
+
+/// The native loop the simulated add is timed against: `z = x + y`.
+fn native_add(x: &[f32], y: &[f32], z: &mut [f32]) {
+    for ((o, a), b) in z.iter_mut().zip(x).zip(y) {
+        *o = a + b;
+    }
+    black_box(z);
+}
+
+/// Panics unless GM output `zg` holds `x + y` exactly.
+fn check_sum(zg: &GmBuffer, x: &[f32], y: &[f32]) {
+    let expected: Vec<f32> = x.iter().zip(y).map(|(a, b)| a + b).collect();
+    assert_eq!(
+        zg.to_vec::<f32>(),
+        expected,
+        "simulated and native results differ"
+    );
 }
 
 /// The process's peak resident set (`VmHWM`), in KiB, where the OS reports it.
