@@ -437,9 +437,12 @@ impl Launch {
             let (b, e, m) = this.run_block(cores[i], i, &kernel, memory);
             sched::uninstall();
             let mut b = b;
-            let hazards = match check_hazards {
-                true => crate::check::hazards(&b.trace, b.block_idx),
-                false => Vec::new(),
+            let (hazards, e) = match check_hazards {
+                true => match checked(&b, crate::check::hazards) {
+                    Ok(h) => (h, e),
+                    Err(failed) => (Vec::new(), Some(e.unwrap_or(failed))),
+                },
+                false => (Vec::new(), e),
             };
             if !keep {
                 b.trace.forget_record();
@@ -556,15 +559,10 @@ impl Launch {
             Ok(Ok(())) => first,
             Ok(Err(e)) => Some(first.unwrap_or(e)),
             Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
                 let mut e = SimError::new(
                     Category::Launch,
                     "kernel",
-                    format!("the kernel panicked: {msg}"),
+                    format!("the kernel panicked: {}", panic_text(&*panic)),
                 );
                 e.block = Some(id.block_idx);
                 e.core = Some(id);
@@ -586,9 +584,79 @@ impl Launch {
     }
 }
 
+/// The text of a caught panic.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Runs the per-block check `check` on block `b`'s record. A panic inside it (a fault of the
+/// simulator, never of the kernel) becomes the block's error instead of ending the worker
+/// thread, which would leave the launch waiting for a block that never finishes.
+fn checked(
+    b: &BlockReport,
+    check: impl FnOnce(&Trace, u32) -> Vec<Diagnostic>,
+) -> std::result::Result<Vec<Diagnostic>, SimError> {
+    catch_unwind(AssertUnwindSafe(|| check(&b.trace, b.block_idx))).map_err(|panic| {
+        let mut e = SimError::new(
+            Category::Launch,
+            "Launch::check_hazards",
+            format!(
+                "internal error in the synchronisation checker: {}",
+                panic_text(&*panic)
+            ),
+        );
+        e.block = Some(b.block_idx);
+        e.core = Some(b.core);
+        e
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::merged;
+    use super::{checked, merged, BlockReport};
+    use crate::core::{CoreId, CoreKind};
+    use crate::error::{Category, Diagnostic};
+
+    #[test]
+    fn a_panicking_check_becomes_the_block_error() {
+        let core = CoreId {
+            kind: CoreKind::Aiv,
+            index: 3,
+            block_idx: 3,
+            sub_block_idx: 0,
+            task_ratio: 1,
+        };
+        let b = BlockReport {
+            block_idx: 3,
+            core,
+            instr_counts: [0; 8],
+            trace: Default::default(),
+            diagnostics: Vec::new(),
+            sync: Default::default(),
+        };
+        let e = checked(&b, |_, _| -> Vec<Diagnostic> {
+            panic!("bucket 7 out of range")
+        })
+        .expect_err("the panic is the block's error");
+        assert_eq!(e.block, Some(3));
+        assert_eq!(e.core, Some(core));
+        assert_eq!(e.category, Category::Launch);
+        assert!(
+            e.message
+                .contains("synchronisation checker: bucket 7 out of range"),
+            "{}",
+            e.message
+        );
+        let fine = checked(&b, |_, block| {
+            assert_eq!(block, 3);
+            Vec::new()
+        });
+        assert!(fine.expect("no panic").is_empty());
+    }
 
     #[test]
     fn merged_lists_come_out_in_key_order() {
