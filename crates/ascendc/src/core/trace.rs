@@ -281,8 +281,8 @@ struct Packed {
     pipe: Pipe,
     /// 0: operation, 1: barrier, 2: `SetFlag`, 3: `WaitFlag`.
     tag: u8,
-    /// The flag's event (`HardEvent as u8`).
-    event: u8,
+    /// The flag's event (any for the other tags).
+    event: HardEvent,
     /// Number of accesses; [`MANY`]: listed in [`Record::many`].
     accesses: u8,
 }
@@ -295,10 +295,10 @@ const _: () = assert!(std::mem::size_of::<Packed>() == 12);
 impl Packed {
     fn new(pipe: Pipe, kind: InstrKind, site: u32, lanes: u16, accesses: usize) -> Packed {
         let (tag, event, arg) = match kind {
-            InstrKind::Op => (0, 0, lanes as u32),
-            InstrKind::Barrier => (1, 0, lanes as u32),
-            InstrKind::SetFlag(e, id) => (2, e as u8, id),
-            InstrKind::WaitFlag(e, id) => (3, e as u8, id),
+            InstrKind::Op => (0, HardEvent::MTE2_MTE1, lanes as u32),
+            InstrKind::Barrier => (1, HardEvent::MTE2_MTE1, lanes as u32),
+            InstrKind::SetFlag(e, id) => (2, e, id),
+            InstrKind::WaitFlag(e, id) => (3, e, id),
         };
         Packed {
             site,
@@ -311,7 +311,7 @@ impl Packed {
     }
 
     fn kind(&self) -> InstrKind {
-        let e = HardEvent::ALL[self.event as usize];
+        let e = self.event;
         match self.tag {
             0 => InstrKind::Op,
             1 => InstrKind::Barrier,
