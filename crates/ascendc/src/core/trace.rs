@@ -383,6 +383,9 @@ fn is_site(e: &(&'static str, SourceLoc), api: &'static str, location: &SourceLo
 /// instruction has up to four operands).
 const GUESSED: usize = 4;
 
+/// Call sites and shapes a cleared record keeps in its tables at most.
+const KEPT_TABLES: usize = 1024;
+
 /// Entries of the direct-mapped caches in front of the site and shape tables (log2).
 const CACHE_BITS: u32 = 10;
 
@@ -443,12 +446,19 @@ fn cache_slot(h: u64) -> usize {
 }
 
 impl Record {
-    /// Empties the record, keeping its memory.
+    /// Empties the record, keeping its memory. The call-site and shape tables are kept too
+    /// (the next block on the thread mostly runs the same calls, and refilling the tables cost
+    /// more than a small block's own instructions), unless they have grown past
+    /// [`KEPT_TABLES`] entries.
     fn clear(&mut self) {
         self.instrs.clear();
         self.many.clear();
         self.bases.clear();
         self.shapes.clear();
+        self.last_site = u32::MAX;
+        if self.site_table.len() + self.shape_table.len() <= KEPT_TABLES {
+            return;
+        }
         self.site_table.clear();
         self.site_index.clear();
         self.site_cache.fill(u32::MAX);
@@ -457,7 +467,6 @@ impl Record {
         self.shape_cache.fill(u32::MAX);
         self.next_site.clear();
         self.site_shapes.clear();
-        self.last_site = u32::MAX;
     }
 
     /// The index of call site (`api`, `location`) in the site table, added when new. The site
@@ -964,7 +973,8 @@ impl Trace {
     }
 
     /// Each distinct access shape of the kept record (few: a loop repeats them) as an access at
-    /// base 0, in the order [`InstrRef::shaped`] indexes them.
+    /// base 0, in the order [`InstrRef::shaped`] indexes them. A record reusing a forgotten
+    /// one's memory may also list shapes only earlier blocks used.
     pub(crate) fn shapes(&self) -> impl ExactSizeIterator<Item = Access> + '_ {
         let table = self
             .kept
