@@ -490,8 +490,10 @@ impl Launch {
                 );
             });
         }
-        // Blocks that ran on this thread may have left it the memory of a dropped record.
+        // Blocks that ran on this thread may have left it the memory of a dropped record and
+        // of the checker.
         crate::core::trace::Trace::release_spare();
+        crate::check::release_state();
         let mut errors = Vec::new();
         let mut blocks = Vec::with_capacity(cores.len());
         let mut hazards = Vec::new();

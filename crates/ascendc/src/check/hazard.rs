@@ -16,6 +16,7 @@ use super::{overlap_span, runs_into};
 use crate::core::trace::{Access, HardEvent, InstrKind, Pipe, Space, Trace};
 use crate::error::{Category, Diagnostic, Severity, SourceLoc};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 const PIPES: usize = 8;
@@ -66,36 +67,50 @@ struct Facts {
     pattern: u32,
 }
 
+/// A shape's pattern regardless of direction: memory, run length, runs per group, their
+/// stride, groups and their stride.
+type PatternKey = (Space, u32, u32, u64, u32, u64);
+
 impl Facts {
-    /// The facts of every shape of `trace`.
-    fn of(trace: &Trace) -> Vec<Facts> {
-        let shapes: Vec<Access> = trace.shapes().collect();
+    /// Fills `facts` and `keep` with the facts of every shape of `trace` (`patterns` is
+    /// working memory).
+    fn fill(
+        trace: &Trace,
+        facts: &mut Vec<Facts>,
+        keep: &mut Vec<bool>,
+        patterns: &mut HashMap<PatternKey, u32>,
+    ) {
+        facts.clear();
+        keep.clear();
+        patterns.clear();
         // A read of a memory that nothing in the record writes can not take part in a hazard:
         // such reads (a kernel's input tensors) are skipped.
-        let mut written: Vec<Space> = shapes.iter().filter(|s| s.write).map(|s| s.space).collect();
-        written.dedup();
-        let mut patterns = HashMap::default();
-        shapes
-            .iter()
-            .map(|&at0| {
-                let key = (
-                    at0.space,
-                    at0.len,
-                    at0.blocks,
-                    at0.block_stride,
-                    at0.repeats,
-                    at0.repeat_stride,
-                );
-                let next = patterns.len() as u32;
-                Facts {
-                    at0,
-                    keep: nonempty(&at0) && (at0.write || written.contains(&at0.space)),
-                    extent: at0.end(),
-                    solid: solid(&at0),
-                    pattern: *patterns.entry(key).or_insert(next),
-                }
-            })
-            .collect()
+        let mut written: Vec<Space> = Vec::new();
+        for s in trace.shapes().filter(|s| s.write) {
+            if !written.contains(&s.space) {
+                written.push(s.space);
+            }
+        }
+        for at0 in trace.shapes() {
+            let key = (
+                at0.space,
+                at0.len,
+                at0.blocks,
+                at0.block_stride,
+                at0.repeats,
+                at0.repeat_stride,
+            );
+            let next = patterns.len() as u32;
+            let f = Facts {
+                at0,
+                keep: nonempty(&at0) && (at0.write || written.contains(&at0.space)),
+                extent: at0.end(),
+                solid: solid(&at0),
+                pattern: *patterns.entry(key).or_insert(next),
+            };
+            keep.push(f.keep);
+            facts.push(f);
+        }
     }
 
     /// The access of this shape at `base`.
@@ -346,6 +361,30 @@ impl LiveSet {
         }
     }
 
+    /// Forgets every access and memory, keeping the storage for the next record.
+    fn clear(&mut self) {
+        let b = &mut self.buckets;
+        for (_, _, lists) in b.spaces.drain(..) {
+            b.spare
+                .extend(lists.into_iter().filter(|l| l.capacity() > 0).map(|mut l| {
+                    l.clear();
+                    l
+                }));
+        }
+        b.spare.extend(b.sparse.drain().map(|(_, mut l)| {
+            l.clear();
+            l
+        }));
+        (b.gm, b.local) = Default::default();
+        self.slots.clear();
+        self.free.clear();
+        self.wide.clear();
+        self.by_pipe.iter_mut().for_each(VecDeque::clear);
+        self.live = 0;
+        self.horizon = [0; PIPES];
+        self.sp_of.clear();
+    }
+
     fn insert(&mut self, pipe: Pipe, seq: Clock, q: &Query, site: u32) {
         // At most one live access per (pipe, pattern, write): a write replaces both. `same` is
         // the one of the same direction, `other` a read a write replaces.
@@ -519,12 +558,20 @@ struct Flags {
 /// Flag ids below this live in the array.
 const SMALL_IDS: usize = 16;
 
-impl Flags {
-    fn new() -> Flags {
+impl Default for Flags {
+    fn default() -> Flags {
         Flags {
             small: vec![None; HardEvent::COUNT * SMALL_IDS],
             other: HashMap::default(),
         }
+    }
+}
+
+impl Flags {
+    /// Clears every flag.
+    fn clear(&mut self) {
+        self.small.fill(None);
+        self.other.clear();
     }
 
     fn slot(e: HardEvent, id: u32) -> Option<usize> {
@@ -589,8 +636,18 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
 
 /// [`hazards`], retiring accesses once `retire_from` are live (the reports do not depend on it).
 fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<Diagnostic> {
-    let facts = Facts::of(trace);
-    let keep: Vec<bool> = facts.iter().map(|f| f.keep).collect();
+    let mut state = STATE.with(Cell::take).unwrap_or_default();
+    let State {
+        flags,
+        live,
+        scratch,
+        accesses,
+        facts,
+        keep,
+        patterns,
+    } = &mut *state;
+    Facts::fill(trace, facts, keep, patterns);
+    let (facts, keep) = (&facts[..], &keep[..]);
     // The last instruction at which each pipe checks an access: after it, the pipe can no
     // longer meet an earlier access. Found from the end; the scan stops once every pipe with
     // instructions has been seen.
@@ -603,7 +660,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
         let p = ins.pipe() as usize;
         if last[p] == usize::MAX
             && matches!(ins.kind(), InstrKind::Op)
-            && ins.shaped(&keep).next().is_some()
+            && ins.shaped(keep).next().is_some()
         {
             last[p] = i;
             unseen -= 1;
@@ -613,12 +670,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
     let mut watch = watchers(&pending);
     let mut count: [Clock; PIPES] = [0; PIPES];
     let mut vc = [[0 as Clock; PIPES]; PIPES];
-    let mut flags = Flags::new();
-    let mut live = LiveSet {
-        sp_of: vec![u32::MAX; facts.len()],
-        ..LiveSet::default()
-    };
-    let mut scratch = Scratch::default();
+    live.sp_of.resize(facts.len(), u32::MAX);
     let mut out = Vec::new();
     let mut reported = HashSet::default();
     let warn = |api: &'static str, loc: SourceLoc, message: String| Diagnostic {
@@ -629,7 +681,6 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
         location: Some(loc),
         block: Some(block),
     };
-    let mut accesses = Vec::new();
     // Clock rows changed since the last retirement, and the live count that starts the next.
     let (mut stale, mut retire_at) = (0u8, retire_from);
     for (i, ins) in trace.instrs().enumerate() {
@@ -674,34 +725,27 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                 count[p] += 1;
                 let site = ins.site();
                 accesses.clear();
-                for (shape, base) in ins.shaped(&keep) {
-                    accesses.push(live.query(&facts, shape, base));
+                for (shape, base) in ins.shaped(keep) {
+                    accesses.push(live.query(facts, shape, base));
                 }
-                for q in &accesses {
-                    check_access(
-                        pipe,
-                        q,
-                        &facts,
-                        &vc,
-                        &mut live,
-                        &mut scratch,
-                        |l, lo, hi| {
-                            let kind = match (l.write, q.write) {
-                                (true, true) => "WAW",
-                                (true, false) => "RAW",
-                                _ => "WAR",
-                            };
-                            let (api, location) = trace.site(site);
-                            let (l_api, l_location) = trace.site(l.site);
-                            if !reported.insert((l_location, location, kind)) {
-                                return;
-                            }
-                            let fix = if l.pipe == pipe {
-                                format!("PipeBarrier<{}>", pipe.c_name())
-                            } else {
-                                format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, pipe))
-                            };
-                            out.push(warn(
+                for q in accesses.iter() {
+                    check_access(pipe, q, facts, &vc, live, scratch, |l, lo, hi| {
+                        let kind = match (l.write, q.write) {
+                            (true, true) => "WAW",
+                            (true, false) => "RAW",
+                            _ => "WAR",
+                        };
+                        let (api, location) = trace.site(site);
+                        let (l_api, l_location) = trace.site(l.site);
+                        if !reported.insert((l_location, location, kind)) {
+                            return;
+                        }
+                        let fix = if l.pipe == pipe {
+                            format!("PipeBarrier<{}>", pipe.c_name())
+                        } else {
+                            format!("SetFlag/WaitFlag<{}>", event_name(l.pipe, pipe))
+                        };
+                        out.push(warn(
                             api,
                             location,
                             format!(
@@ -714,8 +758,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                                 pipe.c_name(),
                             ),
                         ));
-                        },
-                    );
+                    });
                 }
                 if last[p] == i {
                     pending[p] = false;
@@ -724,7 +767,7 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
                 }
                 // An access no later pipe can meet unordered is not kept at all.
                 if watch[p] != 0 {
-                    for q in &accesses {
+                    for q in accesses.iter() {
                         live.insert(pipe, count[p], q, site);
                     }
                 }
@@ -739,7 +782,34 @@ fn hazards_retiring_from(trace: &Trace, block: u32, retire_from: usize) -> Vec<D
             retire_at = retire_from.max(2 * live.live);
         }
     }
+    live.clear();
+    flags.clear();
+    STATE.with(|s| s.set(Some(state)));
     out
+}
+
+/// The checker's working memory, kept between the blocks a thread checks: a launch of many
+/// small blocks would otherwise spend more on allocating it than on checking.
+#[derive(Default)]
+struct State {
+    flags: Flags,
+    live: LiveSet,
+    scratch: Scratch,
+    /// The checked accesses of the current instruction.
+    accesses: Vec<Query>,
+    /// What the checker needs of each shape of the record, and whether it checks it at all.
+    facts: Vec<Facts>,
+    keep: Vec<bool>,
+    patterns: HashMap<PatternKey, u32>,
+}
+
+thread_local! {
+    static STATE: Cell<Option<Box<State>>> = const { Cell::new(None) };
+}
+
+/// Frees the working memory [`hazards`] keeps on this thread for its next record.
+pub fn release_state() {
+    STATE.with(|s| drop(s.take()));
 }
 
 /// Reusable buffers: the query's runs, a live access's runs, and the hits of a query as
