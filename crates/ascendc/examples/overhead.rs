@@ -9,7 +9,8 @@
 //! row per tile size (simulated time and its ratio to the native loop) with the instruction
 //! record off, kept, and with the hazard checker, and with the record off on one host thread
 //! (the last column is the speed-up of the default threads over one), then the cost per block of
-//! an empty kernel and of the add pattern at 256 floats per block. Each simulated run is paired with a native run just before it, and a ratio
+//! an empty kernel and of the add pattern at 256 floats per block (plain and with the hazard
+//! checker). Each simulated run is paired with a native run just before it, and a ratio
 //! is the median of the pairs' ratios, so that the machine's drift between runs (memory
 //! bandwidth on a shared host) does not show as a change of ratio.
 
@@ -103,16 +104,24 @@ fn small_blocks(blocks: u32) {
         total_length: n as u32,
         tile_num: (SMALL_BLOCK / BUFFER_NUM as usize / 128) as u32,
     };
-    let (sim, ratio) = paired(&mut native_loop, || {
+    let run = |check: bool| {
         Launch::new(blocks)
             .record_trace(false)
+            .check_hazards(check)
             .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
             .expect("kernel runs");
-    });
+    };
+    let (sim, ratio) = paired(&mut native_loop, || run(false));
     check_sum(&zg, &x, &y);
     println!(
         "add pattern, blockDim {blocks}, {SMALL_BLOCK} floats per block (two 128-float tiles): {sim:.2?} ({:.2} µs per block), {ratio:.2}x the native loop",
         sim.as_secs_f64() * 1e6 / blocks as f64
+    );
+    let (checked, ratio) = paired(&mut native_loop, || run(true));
+    println!(
+        "  with the hazard checker: {checked:.2?} ({:.2} µs per block), {ratio:.2}x the native loop, {:.2}x the plain run",
+        checked.as_secs_f64() * 1e6 / blocks as f64,
+        checked.as_secs_f64() / sim.as_secs_f64()
     );
 }
 
