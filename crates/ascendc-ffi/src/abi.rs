@@ -2,7 +2,7 @@
 //! source location and turns errors into status codes.
 
 use ascendc::api::foreign::{ForeignLocal, LocalSizes};
-use ascendc::error::{Category, SimError, SourceLoc};
+use ascendc::error::{panic_text, Category, SimError, SourceLoc};
 use ascendc::position::{Hardware, TPosition};
 use ascendc::{DType, DataFormat, LocalTensor, ShapeInfo};
 use rustc_hash::FxHashMap;
@@ -423,15 +423,10 @@ fn failed(mut e: SimError, loc: SourceLoc) -> i32 {
 #[cold]
 #[inline(never)]
 fn panic_error(panic: Box<dyn Any + Send>) -> SimError {
-    let msg = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into());
     SimError::new(
         Category::Launch,
         "C ABI",
-        format!("internal error in the simulator: {msg}"),
+        format!("internal error in the simulator: {}", panic_text(&*panic)),
     )
 }
 

@@ -174,6 +174,15 @@ impl fmt::Display for ErrorDetail {
     }
 }
 
+/// The message of a caught panic (its `&str` or `String` payload).
+pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
 impl SimError {
     /// A new error without location or block (those are filled in by the API layer).
     #[cold]

@@ -6,7 +6,7 @@ use crate::chip::ChipProfile;
 use crate::core::memory::LocalMemory;
 use crate::core::trace::{Pipe, Trace};
 use crate::core::{Core, CoreId, CoreKind, CoreOptions, CountRounding};
-use crate::error::{Category, Diagnostic, Result, Severity, SimError};
+use crate::error::{panic_text, Category, Diagnostic, Result, Severity, SimError};
 use crate::multicore::sched::{self, Sched};
 use crate::multicore::schedule::Schedule;
 use crate::multicore::CoreSync;
@@ -584,15 +584,6 @@ impl Launch {
             memory,
         )
     }
-}
-
-/// The text of a caught panic.
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// Runs the per-block check `check` on block `b`'s record. A panic inside it (a fault of the
