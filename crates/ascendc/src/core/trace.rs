@@ -860,7 +860,13 @@ impl Trace {
         }
         self.seq = self.seq.wrapping_add(1);
         if self.enabled {
-            self.push(pipe, api, kind, location, accesses, lanes);
+            // `accesses` is a constant at the flag and barrier call sites: they take the
+            // smaller entry point.
+            if accesses.is_empty() {
+                self.push_bare(pipe, api, kind, location, lanes);
+            } else {
+                self.push(pipe, api, kind, location, accesses, lanes);
+            }
         }
     }
 
@@ -880,6 +886,50 @@ impl Trace {
         SPARE.with(|s| drop(s.take()));
     }
 
+    /// The record to add to: this thread's spare one when none is kept yet, its expansion
+    /// dropped.
+    #[inline(always)]
+    fn record_mut(&mut self) -> &mut Record {
+        if self.kept.is_none()
+            || self
+                .kept
+                .as_ref()
+                .is_some_and(|k| k.expanded.get().is_some())
+        {
+            self.start_record();
+        }
+        match &mut self.kept {
+            Some(kept) => &mut kept.record,
+            None => unreachable!("start_record keeps a record"),
+        }
+    }
+
+    /// Takes a record to add to (this thread's spare one, or a new one), or drops the
+    /// expansion of the kept one (it is rebuilt when next asked for).
+    #[cold]
+    #[inline(never)]
+    fn start_record(&mut self) {
+        let kept = self
+            .kept
+            .get_or_insert_with(|| SPARE.with(|s| s.take()).unwrap_or_default());
+        kept.expanded = OnceLock::new();
+    }
+
+    /// Appends an instruction without accesses (flags, barriers).
+    #[inline(never)]
+    fn push_bare(
+        &mut self,
+        pipe: Pipe,
+        api: &'static str,
+        kind: InstrKind,
+        location: SourceLoc,
+        lanes: u16,
+    ) {
+        let r = self.record_mut();
+        let site = r.site(api, location);
+        r.instrs.push(Packed::new(pipe, kind, site, lanes, 0));
+    }
+
     #[inline(never)]
     fn push(
         &mut self,
@@ -890,13 +940,7 @@ impl Trace {
         accesses: &[Access],
         lanes: u16,
     ) {
-        let kept = self
-            .kept
-            .get_or_insert_with(|| SPARE.with(|s| s.take()).unwrap_or_default());
-        if kept.expanded.get().is_some() {
-            kept.expanded = OnceLock::new();
-        }
-        let r = &mut kept.record;
+        let r = self.record_mut();
         let site = r.site(api, location);
         for (k, a) in accesses.iter().enumerate() {
             let shape = r.shape_at(site, k, a);
