@@ -7,6 +7,10 @@ use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
+mod image;
+
+pub(crate) use image::RecordImage;
+
 /// The execution pipes of an AI core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(clippy::upper_case_acronyms)]
@@ -274,6 +278,7 @@ pub struct GmTouch {
 /// One kept instruction (12 bytes): its call site as an index into the trace's site table and
 /// its number of accesses (the accesses of consecutive instructions follow one another).
 #[derive(Debug, Clone, Copy)]
+#[repr(C)]
 struct Packed {
     site: u32,
     /// Lanes per repeat (operations, barriers) or the flag id (`SetFlag`, `WaitFlag`).
@@ -293,6 +298,13 @@ const MANY: u8 = u8::MAX;
 const _: () = assert!(std::mem::size_of::<Packed>() == 12);
 
 impl Packed {
+    /// The bytes of `instrs`, to compare records at the speed of `memcmp`.
+    fn bytes(instrs: &[Packed]) -> &[u8] {
+        // SAFETY: `Packed` is `repr(C)` with no padding (four bytes, four bytes, four one-byte
+        // fields: 12 bytes, asserted above), so every byte of the slice is initialised.
+        unsafe { std::slice::from_raw_parts(instrs.as_ptr().cast(), std::mem::size_of_val(instrs)) }
+    }
+
     fn new(pipe: Pipe, kind: InstrKind, site: u32, lanes: u16, accesses: usize) -> Packed {
         let (tag, event, arg) = match kind {
             InstrKind::Op => (0, HardEvent::MTE2_MTE1, lanes as u32),
