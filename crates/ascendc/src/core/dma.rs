@@ -162,7 +162,7 @@ pub fn copy(
                 let s = (sa + i * b.src_stride) as usize;
                 let d = g.ptr((go + i * b.dst_stride) as usize);
                 // SAFETY: both extents were checked above; GM and local memory never overlap.
-                unsafe { host_copy(mem[s..s + len].as_ptr(), d, len) };
+                unsafe { host_copy_to_gm(mem[s..s + len].as_ptr(), d, len) };
             }
         }
         (Endpoint::Local(dh, da), Endpoint::Local(sh, sa)) if dh == sh => {
@@ -263,6 +263,53 @@ pub(crate) unsafe fn host_copy(src: *const u8, dst: *mut u8, n: usize) {
     }
 }
 
+/// [`host_copy`] into GM: long copies with non-temporal stores (no read of the destination's
+/// old bytes into the cache, which a kernel's output does not need).
+///
+/// # Safety
+/// As [`host_copy`].
+#[inline]
+pub(crate) unsafe fn host_copy_to_gm(src: *const u8, dst: *mut u8, n: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if n >= STREAM_FROM {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+        let head = (dst as usize).wrapping_neg() % 16;
+        // SAFETY: the caller's contract; `head < 16 <= n`.
+        unsafe { host_copy(src, dst, head) };
+        let mut i = head;
+        while i + 64 <= n {
+            // SAFETY: `i + 64 <= n`, inside both ranges; `dst + i` is 16-byte aligned.
+            unsafe {
+                let s = src.add(i) as *const __m128i;
+                let d = dst.add(i) as *mut __m128i;
+                let (a, b, c, e) = (
+                    _mm_loadu_si128(s),
+                    _mm_loadu_si128(s.add(1)),
+                    _mm_loadu_si128(s.add(2)),
+                    _mm_loadu_si128(s.add(3)),
+                );
+                _mm_stream_si128(d, a);
+                _mm_stream_si128(d.add(1), b);
+                _mm_stream_si128(d.add(2), c);
+                _mm_stream_si128(d.add(3), e);
+            }
+            i += 64;
+        }
+        // SAFETY: the rest of both ranges.
+        unsafe { host_copy(src.add(i), dst.add(i), n - i) };
+        // The streamed stores are ordered before anything the thread does next.
+        // SAFETY: SSE is part of x86_64.
+        unsafe { _mm_sfence() };
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { host_copy(src, dst, n) }
+}
+
+/// Bytes from which a copy into GM streams.
+#[cfg(target_arch = "x86_64")]
+const STREAM_FROM: usize = 4096;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,12 +321,30 @@ mod tests {
     fn host_copy_moves_exactly_n_bytes_at_any_length_and_offset() {
         let src: Vec<u8> = (0..9000u32).map(|i| (i * 7 + 3) as u8).collect();
         for n in [
-            0, 1, 31, 32, 33, 63, 64, 65, 96, 127, 128, 500, 4095, 4096, 4097, 8192,
+            0, 1, 31, 32, 33, 63, 64, 65, 96, 127, 128, 500, 4095, 4096, 4097, 4111, 8192,
         ] {
-            for (so, dof) in [(0, 0), (1, 0), (0, 3), (5, 17), (64, 32)] {
+            for (so, dof, to_gm) in [
+                (0, 0, false),
+                (1, 0, false),
+                (0, 3, false),
+                (5, 17, false),
+                (64, 32, false),
+                (0, 0, true),
+                (1, 0, true),
+                (0, 3, true),
+                (5, 17, true),
+                (64, 32, true),
+                (3, 15, true),
+            ] {
                 let mut dst = vec![0xAAu8; 9000];
+                let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
                 // SAFETY: both ranges lie inside their vectors and do not overlap.
-                unsafe { host_copy(src.as_ptr().add(so), dst.as_mut_ptr().add(dof), n) };
+                unsafe {
+                    match to_gm {
+                        false => host_copy(s.add(so), d.add(dof), n),
+                        true => host_copy_to_gm(s.add(so), d.add(dof), n),
+                    }
+                }
                 assert_eq!(
                     &dst[dof..dof + n],
                     &src[so..so + n],

@@ -382,7 +382,7 @@ fn copy_gm_ub_dense<T: Element>(
     } else {
         let ub = &core.mem.bytes(Hardware::UB)[a..a + n];
         // SAFETY: as above, writing instead of reading.
-        unsafe { dma::host_copy(ub.as_ptr(), gp, n) };
+        unsafe { dma::host_copy_to_gm(ub.as_ptr(), gp, n) };
     }
     // The (read, write) accesses of one block of `bytes`, as the general path records them.
     let run = |write: bool, space: Space, base: u64| Access {
