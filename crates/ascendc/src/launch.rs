@@ -319,8 +319,10 @@ impl Launch {
 
     /// Reports missing synchronisation inside each core (RAW/WAR/WAW between pipes not ordered by
     /// a barrier or flags, double `SetFlag`, `WaitFlag` without `SetFlag`) as warnings. Each
-    /// block records its instructions and is checked as it ends; the report keeps the records
-    /// only when [`record_trace`](Launch::record_trace) (or timing) asks for them.
+    /// block records its instructions and is checked as it ends (a block that repeats the last
+    /// clean block of its host thread with its addresses moved, as the blocks of an SPMD kernel
+    /// do, is found clean without a second check); the report keeps the records only when
+    /// [`record_trace`](Launch::record_trace) (or timing) asks for them.
     pub fn check_hazards(mut self, on: bool) -> Launch {
         self.check_hazards = on;
         self
