@@ -324,10 +324,14 @@ impl AscLocal {
     pub fn views<T: ascendc::Element, const N: usize>(
         raw: [&AscLocal; N],
     ) -> Option<[&LocalTensor<T>; N]> {
-        let sizes = SIZES.with(Cell::get)?;
+        // Read in place: only the address leaves `with`.
+        let sizes = SIZES.with(Cell::as_ptr);
+        // SAFETY: the cell is this thread's, alive for this call, and set only by
+        // `block_scope` around the whole block.
+        let sizes = unsafe { &*sizes }.as_ref()?;
         for r in raw {
             // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
-            unsafe { r.0.view::<T>(&sizes) }?;
+            unsafe { r.0.view::<T>(sizes) }?;
         }
         // SAFETY: every handle passed `view`, which reads it in place as a `LocalTensor<T>`
         // (`AscLocal` is a transparent `ForeignLocal`): the views are the same pointers.
