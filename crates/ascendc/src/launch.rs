@@ -439,8 +439,14 @@ impl Launch {
             let (b, e, m) = this.run_block(cores[i], i, &kernel, memory);
             sched::uninstall();
             let mut b = b;
+            // Without a record to keep, the checker takes a clean record over instead of
+            // copying it.
+            let check = |t: &mut Trace, block| match keep {
+                true => crate::check::hazards(t, block),
+                false => crate::check::hazards_and_forget(t, block),
+            };
             let (hazards, e) = match check_hazards {
-                true => match checked(&b, crate::check::hazards) {
+                true => match checked(&mut b, check) {
                     Ok(h) => (h, e),
                     Err(failed) => (Vec::new(), Some(e.unwrap_or(failed))),
                 },
@@ -592,10 +598,11 @@ impl Launch {
 /// simulator, never of the kernel) becomes the block's error instead of ending the worker
 /// thread, which would leave the launch waiting for a block that never finishes.
 fn checked(
-    b: &BlockReport,
-    check: impl FnOnce(&Trace, u32) -> Vec<Diagnostic>,
+    b: &mut BlockReport,
+    check: impl FnOnce(&mut Trace, u32) -> Vec<Diagnostic>,
 ) -> std::result::Result<Vec<Diagnostic>, SimError> {
-    catch_unwind(AssertUnwindSafe(|| check(&b.trace, b.block_idx))).map_err(|panic| {
+    let block = b.block_idx;
+    catch_unwind(AssertUnwindSafe(|| check(&mut b.trace, block))).map_err(|panic| {
         let mut e = SimError::new(
             Category::Launch,
             "Launch::check_hazards",
@@ -625,7 +632,7 @@ mod tests {
             sub_block_idx: 0,
             task_ratio: 1,
         };
-        let b = BlockReport {
+        let mut b = BlockReport {
             block_idx: 3,
             core,
             instr_counts: [0; 8],
@@ -633,7 +640,7 @@ mod tests {
             diagnostics: Vec::new(),
             sync: Default::default(),
         };
-        let e = checked(&b, |_, _| -> Vec<Diagnostic> {
+        let e = checked(&mut b, |_, _| -> Vec<Diagnostic> {
             panic!("bucket 7 out of range")
         })
         .expect_err("the panic is the block's error");
@@ -646,7 +653,7 @@ mod tests {
             "{}",
             e.message
         );
-        let fine = checked(&b, |_, block| {
+        let fine = checked(&mut b, |_, block| {
             assert_eq!(block, 3);
             Vec::new()
         });

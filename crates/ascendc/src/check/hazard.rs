@@ -649,6 +649,25 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     })
 }
 
+/// [`hazards`], then drops the record ([`Trace::forget_record`]): a clean one is kept as the
+/// record the next ones are compared with, moved rather than copied.
+pub fn hazards_and_forget(trace: &mut Trace, block: u32) -> Vec<Diagnostic> {
+    with_state(|state| {
+        if state.clean_known && trace.repeats(&mut state.clean) {
+            trace.forget_record();
+            return Vec::new();
+        }
+        let out = check(state, trace, block, RETIRE_FROM);
+        state.clean_known = out.is_empty();
+        if state.clean_known {
+            trace.forget_record_into(&mut state.clean);
+        } else {
+            trace.forget_record();
+        }
+        out
+    })
+}
+
 /// Runs `f` on this thread's checker memory.
 fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
     let mut state = STATE.with(Cell::take).unwrap_or_default();
@@ -1208,7 +1227,8 @@ mod tests {
 
         /// A record checked after a clean one (the repeat shortcut may answer for it) gets the
         /// reference's reports, whether it moves every access to a memory alike (it repeats
-        /// the clean one) or each access on its own (then accesses may meet).
+        /// the clean one) or each access on its own (then accesses may meet), and whether the
+        /// clean one was copied or taken over.
         #[test]
         fn a_record_after_a_clean_one_matches_the_reference(
             ops in prop::collection::vec(
@@ -1216,6 +1236,7 @@ mod tests {
                 1..40,
             ),
             moves in prop::collection::vec(0u64..3, 1..4),
+            forget in any::<bool>(),
         ) {
             // Access `k` at `k` KiB, moved by `moves[k % moves.len()]` half KiB: apart from
             // every other access before the move, maybe on the next one's bytes after it.
@@ -1235,11 +1256,16 @@ mod tests {
                     })
                     .collect()
             };
-            let first = build(&at(false));
-            prop_assert!(hazards(&first, 0).is_empty());
-            let then = build(&at(true));
-            let got: Vec<String> = hazards(&then, 0).iter().map(summary).collect();
-            prop_assert_eq!(got, reference(&then));
+            // Checked as a launch that keeps the records does, or as one that drops them.
+            let run = |t: &mut Trace| match forget {
+                true => hazards_and_forget(t, 0),
+                false => hazards(t, 0),
+            };
+            prop_assert!(run(&mut build(&at(false))).is_empty());
+            let mut then = build(&at(true));
+            let expected = reference(&then);
+            let got: Vec<String> = run(&mut then).iter().map(summary).collect();
+            prop_assert_eq!(got, expected);
         }
 
         #[test]
@@ -1262,6 +1288,43 @@ mod tests {
             let direct = (a.base.max(b.base) < a.end().min(b.end()))
                 .then(|| (a.base.max(b.base), a.end().min(b.end())));
             prop_assert_eq!(direct, overlap_span(&super::super::runs(&a), &super::super::runs(&b)));
+        }
+    }
+
+    #[test]
+    fn a_repeated_record_with_hazards_is_reported_again() {
+        // MTE2 writes, V reads the same bytes without a flag: a RAW hazard, block after block
+        // (each at its own GM offset), whether the checker copies clean records or takes them.
+        let record = |gm: u64| {
+            let mut t = Trace::new(true);
+            let loc = SourceLoc {
+                file: "k.rs",
+                line: 1,
+                column: 1,
+            };
+            let ub = Space::Local(Hardware::UB);
+            let copy_in = [
+                Access::contiguous(false, Space::Gm(1), gm, 512),
+                Access::contiguous(true, ub, 0, 512),
+            ];
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &copy_in);
+            let add = [Access::contiguous(false, ub, 0, 512)];
+            t.record(Pipe::V, "Adds", InstrKind::Op, loc, &add);
+            t
+        };
+        for block in 0..4u32 {
+            let mut t = record(block as u64 * 4096);
+            let found = match block % 2 {
+                0 => hazards(&t, block),
+                _ => hazards_and_forget(&mut t, block),
+            };
+            assert_eq!(found.len(), 1, "block {block}: {found:?}");
+            assert!(
+                found[0].message.starts_with("RAW hazard"),
+                "{}",
+                found[0].message
+            );
+            assert_eq!(found[0].block, Some(block));
         }
     }
 

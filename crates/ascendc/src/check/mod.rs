@@ -4,7 +4,7 @@ mod gm_overlap;
 mod hazard;
 
 pub use gm_overlap::multi_core_gm_overlap;
-pub use hazard::{hazards, release_state};
+pub use hazard::{hazards, hazards_and_forget, release_state};
 
 use crate::core::trace::Access;
 

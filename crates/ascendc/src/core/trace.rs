@@ -409,7 +409,7 @@ type Cache = Box<[u32; 1 << CACHE_BITS]>;
 
 /// The kept record: 12 bytes per instruction and 12 per access, call sites and access shapes
 /// stored once each.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Record {
     instrs: Vec<Packed>,
     /// Access counts of [`MANY`] or more, by instruction index.
@@ -430,6 +430,47 @@ struct Record {
     site_shapes: Vec<[u32; GUESSED]>,
     /// The site recorded last (`u32::MAX`: none yet).
     last_site: u32,
+}
+
+impl Clone for Record {
+    fn clone(&self) -> Record {
+        let mut r = Record::default();
+        r.clone_from(self);
+        r
+    }
+
+    /// Field by field, reusing this record's memory (the pattern names every field, so that a
+    /// new one is not forgotten here).
+    fn clone_from(&mut self, src: &Record) {
+        let Record {
+            instrs,
+            many,
+            bases,
+            shapes,
+            site_table,
+            site_index,
+            site_cache,
+            shape_table,
+            shape_index,
+            shape_cache,
+            next_site,
+            site_shapes,
+            last_site,
+        } = self;
+        instrs.clone_from(&src.instrs);
+        many.clone_from(&src.many);
+        bases.clone_from(&src.bases);
+        shapes.clone_from(&src.shapes);
+        site_table.clone_from(&src.site_table);
+        site_index.clone_from(&src.site_index);
+        site_cache.clone_from(&src.site_cache);
+        shape_table.clone_from(&src.shape_table);
+        shape_index.clone_from(&src.shape_index);
+        shape_cache.clone_from(&src.shape_cache);
+        next_site.clone_from(&src.next_site);
+        site_shapes.clone_from(&src.site_shapes);
+        *last_site = src.last_site;
+    }
 }
 
 impl Default for Record {

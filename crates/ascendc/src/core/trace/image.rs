@@ -1,20 +1,14 @@
-//! A copy of what the hazard check reads of a kept record, to recognise a later record that
-//! repeats it with its addresses shifted: the next block of an SPMD kernel, which runs the
-//! same instructions on its own slice of GM.
+//! The last record the hazard check found clean, to recognise a later record that repeats it
+//! with its addresses shifted: the next block of an SPMD kernel, which runs the same
+//! instructions on its own slice of GM.
 
-use super::{Packed, Shape, Space, Trace};
-use rustc_hash::FxHashMap as HashMap;
+use super::{Packed, Record, Space, Trace};
 
-/// What the hazard check reads of a kept record: per-pipe counts, the instructions (pipe,
-/// kind, flag, access count), each access's shape and base, and the shape table.
+/// A kept record the hazard check found clean, with the per-pipe counts of its trace.
 #[derive(Debug, Default)]
 pub(crate) struct RecordImage {
     counts: [u64; 8],
-    instrs: Vec<Packed>,
-    many: HashMap<u32, u32>,
-    shapes: Vec<u32>,
-    bases: Vec<u64>,
-    table: Vec<Shape>,
+    record: Record,
     /// Working memory of [`Trace::repeats`]: per shape, the index of its memory in `shifts`;
     /// per memory, its shift ([`UNSET`] until seen).
     memory_of: Vec<usize>,
@@ -25,27 +19,24 @@ pub(crate) struct RecordImage {
 const UNSET: i128 = i128::MIN;
 
 impl Trace {
-    /// Copies into `image` what the hazard check reads of the kept record (reusing its
-    /// memory).
+    /// Copies the kept record into `image` (reusing its memory).
     pub(crate) fn image_into(&self, image: &mut RecordImage) {
         image.counts = self.counts;
         match &self.kept {
-            Some(kept) => {
-                let r = &kept.record;
-                image.instrs.clone_from(&r.instrs);
-                image.many.clone_from(&r.many);
-                image.shapes.clone_from(&r.shapes);
-                image.bases.clone_from(&r.bases);
-                image.table.clone_from(&r.shape_table);
-            }
-            None => {
-                image.instrs.clear();
-                image.many.clear();
-                image.shapes.clear();
-                image.bases.clear();
-                image.table.clear();
-            }
+            Some(kept) => image.record.clone_from(&kept.record),
+            None => image.record.clear(),
         }
+    }
+
+    /// Drops the kept record as [`Trace::forget_record`] does, moving it into `image` (whose
+    /// old record takes its place as this thread's spare memory) instead of copying it.
+    pub(crate) fn forget_record_into(&mut self, image: &mut RecordImage) {
+        image.counts = self.counts;
+        match &mut self.kept {
+            Some(kept) => std::mem::swap(&mut kept.record, &mut image.record),
+            None => image.record.clear(),
+        }
+        self.forget_record();
     }
 
     /// True when the kept record is the one `image` holds but for its base addresses, which
@@ -57,18 +48,18 @@ impl Trace {
             return false;
         }
         let Some(kept) = &self.kept else {
-            return image.instrs.is_empty();
+            return image.record.instrs.is_empty();
         };
-        let r = &kept.record;
-        if Packed::bytes(&r.instrs) != Packed::bytes(&image.instrs)
-            || r.shapes != image.shapes
-            || r.shape_table != image.table
-            || r.many != image.many
+        let (r, old) = (&kept.record, &image.record);
+        if Packed::bytes(&r.instrs) != Packed::bytes(&old.instrs)
+            || r.shapes != old.shapes
+            || r.shape_table != old.shape_table
+            || r.many != old.many
         {
             return false;
         }
         let RecordImage {
-            bases: old,
+            record: old,
             memory_of,
             shifts,
             ..
@@ -85,7 +76,7 @@ impl Trace {
             };
             memory_of.push(k);
         }
-        for ((&shape, &base), &was) in r.shapes.iter().zip(&r.bases).zip(old.iter()) {
+        for ((&shape, &base), &was) in r.shapes.iter().zip(&r.bases).zip(&old.bases) {
             let d = base as i128 - was as i128;
             let shift = &mut shifts[memory_of[shape as usize]].1;
             if *shift != d {
