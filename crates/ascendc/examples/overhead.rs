@@ -7,12 +7,13 @@
 //! blocks).
 //! Prints the peak memory a default launch and a hazard-checked one add at the smallest tile, one
 //! row per tile size (simulated time and its ratio to the native loop) with the instruction
-//! record off, kept, and with the hazard checker, and with the record off on one host thread
-//! (the last column is the speed-up of the default threads over one), then the cost per block of
-//! an empty kernel and of the add pattern at 256 floats per block (plain and with the hazard
-//! checker). Each simulated run is paired with a native run just before it, and a ratio
-//! is the median of the pairs' ratios, so that the machine's drift between runs (memory
-//! bandwidth on a shared host) does not show as a change of ratio.
+//! record off, kept, and with the hazard checker (also as a ratio to the record-off time), and
+//! with the record off on one host thread (the last column is the speed-up of the default
+//! threads over one), then the cost per block of an empty kernel and of the add pattern at 256
+//! floats per block (plain and with the hazard checker). Each simulated run is paired with a
+//! native run just before it, and a ratio is the median of the pairs' ratios, so that the
+//! machine's drift between runs (memory bandwidth on a shared host) does not show as a change
+//! of ratio.
 
 #[path = "kernels/add.rs"]
 mod kernels;
@@ -159,7 +160,7 @@ fn add_pattern(n: usize) {
         }
     }
     println!(
-        "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
+        "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8} {:>9} {:>12} {:>8}",
         "tile",
         "record off",
         "ratio",
@@ -167,6 +168,7 @@ fn add_pattern(n: usize) {
         "ratio",
         "hazard check",
         "ratio",
+        "over off",
         "1 thread",
         "speed-up"
     );
@@ -198,13 +200,14 @@ fn add_pattern(n: usize) {
         );
         check_sum(&zg, &x, &y);
         println!(
-            "{tile:>6} {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x",
+            "{tile:>6} {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>8.2}x {:>12.2?} {:>7.2}x",
             off.0,
             off.1,
             on.0,
             on.1,
             checked.0,
             checked.1,
+            checked.0.as_secs_f64() / off.0.as_secs_f64(),
             one.0,
             one.0.as_secs_f64() / off.0.as_secs_f64()
         );
