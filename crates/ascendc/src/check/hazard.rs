@@ -637,12 +637,8 @@ fn nonempty(acc: &Access) -> bool {
 /// as the pair it repeats.
 pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
     with_state(|state| {
-        if state.clean_known && trace.repeats(&mut state.clean) {
-            return Vec::new();
-        }
-        let out = check(state, trace, block, RETIRE_FROM);
-        state.clean_known = out.is_empty();
-        if state.clean_known {
+        let (out, newly_clean) = check_unless_repeated(state, trace, block);
+        if newly_clean {
             trace.image_into(&mut state.clean);
         }
         out
@@ -653,19 +649,24 @@ pub fn hazards(trace: &Trace, block: u32) -> Vec<Diagnostic> {
 /// record the next ones are compared with, moved rather than copied.
 pub fn hazards_and_forget(trace: &mut Trace, block: u32) -> Vec<Diagnostic> {
     with_state(|state| {
-        if state.clean_known && trace.repeats(&mut state.clean) {
-            trace.forget_record();
-            return Vec::new();
-        }
-        let out = check(state, trace, block, RETIRE_FROM);
-        state.clean_known = out.is_empty();
-        if state.clean_known {
-            trace.forget_record_into(&mut state.clean);
-        } else {
-            trace.forget_record();
+        let (out, newly_clean) = check_unless_repeated(state, trace, block);
+        match newly_clean {
+            true => trace.forget_record_into(&mut state.clean),
+            false => trace.forget_record(),
         }
         out
     })
+}
+
+/// The hazards of `trace`, none when it repeats the last clean record; and whether it was
+/// checked and found clean (then the caller keeps it as `state.clean`).
+fn check_unless_repeated(state: &mut State, trace: &Trace, block: u32) -> (Vec<Diagnostic>, bool) {
+    if state.clean_known && trace.repeats(&mut state.clean) {
+        return (Vec::new(), false);
+    }
+    let out = check(state, trace, block, RETIRE_FROM);
+    state.clean_known = out.is_empty();
+    (out, state.clean_known)
 }
 
 /// Runs `f` on this thread's checker memory.
@@ -1089,6 +1090,12 @@ mod tests {
     }
 
     const APIS: [&str; 4] = ["A", "B", "C", "D"];
+    const LOC: SourceLoc = SourceLoc {
+        file: "k.rs",
+        line: 1,
+        column: 1,
+    };
+
     const EVENTS: [HardEvent; 3] = [HardEvent::MTE2_V, HardEvent::V_MTE3, HardEvent::MTE3_MTE2];
 
     /// write, GM (else UB), base, len, blocks, block stride, repeats, repeat stride.
@@ -1297,19 +1304,14 @@ mod tests {
         // (each at its own GM offset), whether the checker copies clean records or takes them.
         let record = |gm: u64| {
             let mut t = Trace::new(true);
-            let loc = SourceLoc {
-                file: "k.rs",
-                line: 1,
-                column: 1,
-            };
             let ub = Space::Local(Hardware::UB);
             let copy_in = [
                 Access::contiguous(false, Space::Gm(1), gm, 512),
                 Access::contiguous(true, ub, 0, 512),
             ];
-            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &copy_in);
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, LOC, &copy_in);
             let add = [Access::contiguous(false, ub, 0, 512)];
-            t.record(Pipe::V, "Adds", InstrKind::Op, loc, &add);
+            t.record(Pipe::V, "Adds", InstrKind::Op, LOC, &add);
             t
         };
         for block in 0..4u32 {
@@ -1332,25 +1334,20 @@ mod tests {
     fn synchronised_accesses_retire() {
         // MTE2 writes, V reads after a flag, repeatedly: the live set stays small.
         let mut t = Trace::new(true);
-        let loc = SourceLoc {
-            file: "k.rs",
-            line: 1,
-            column: 1,
-        };
         let ub = Space::Local(Hardware::UB);
         for k in 0..1000u64 {
             let w = [Access::contiguous(true, ub, k * 512, 512)];
-            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, loc, &w);
+            t.record(Pipe::MTE2, "DataCopy", InstrKind::Op, LOC, &w);
             let e = InstrKind::SetFlag(HardEvent::MTE2_V, 0);
-            t.record(Pipe::MTE2, "SetFlag", e, loc, &[]);
+            t.record(Pipe::MTE2, "SetFlag", e, LOC, &[]);
             let e = InstrKind::WaitFlag(HardEvent::MTE2_V, 0);
-            t.record(Pipe::V, "WaitFlag", e, loc, &[]);
+            t.record(Pipe::V, "WaitFlag", e, LOC, &[]);
             let r = [Access::contiguous(false, ub, k * 512, 512)];
-            t.record(Pipe::V, "Adds", InstrKind::Op, loc, &r);
+            t.record(Pipe::V, "Adds", InstrKind::Op, LOC, &r);
             let e = InstrKind::SetFlag(HardEvent::V_MTE2, 0);
-            t.record(Pipe::V, "SetFlag", e, loc, &[]);
+            t.record(Pipe::V, "SetFlag", e, LOC, &[]);
             let e = InstrKind::WaitFlag(HardEvent::V_MTE2, 0);
-            t.record(Pipe::MTE2, "WaitFlag", e, loc, &[]);
+            t.record(Pipe::MTE2, "WaitFlag", e, LOC, &[]);
         }
         assert!(hazards(&t, 0).is_empty());
         // Without the flags back to MTE2 every V read stays live for a later MTE2 write.
