@@ -943,18 +943,14 @@ impl Trace {
     /// dropped.
     #[inline(always)]
     fn record_mut(&mut self) -> &mut Record {
-        if self.kept.is_none()
-            || self
-                .kept
-                .as_ref()
-                .is_some_and(|k| k.expanded.get().is_some())
-        {
+        if !matches!(&self.kept, Some(k) if k.expanded.get().is_none()) {
             self.start_record();
         }
-        match &mut self.kept {
-            Some(kept) => &mut kept.record,
-            None => unreachable!("start_record keeps a record"),
-        }
+        &mut self
+            .kept
+            .as_mut()
+            .expect("start_record keeps a record")
+            .record
     }
 
     /// Takes a record to add to (this thread's spare one, or a new one), or drops the
