@@ -306,6 +306,32 @@ pub(crate) unsafe fn host_copy_to_gm(src: *const u8, dst: *mut u8, n: usize) {
     unsafe { host_copy(src, dst, n) }
 }
 
+/// Asks the host to bring the bytes after a GM read of `n` bytes at `src` (as many, at most
+/// [`PREFETCH_MAX`]) into its L2 cache: kernels read GM a tile after the other, and the
+/// host's prefetchers stop at page boundaries, so the next tile's read would otherwise wait
+/// for memory. A hint only: it reads nothing a kernel sees, and cannot fault (the bytes may lie
+/// past the end of the allocation).
+#[inline]
+pub(crate) fn prefetch_next(src: *const u8, n: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+        let next = src.wrapping_add(n);
+        let mut k = 0;
+        while k < n.min(PREFETCH_MAX) {
+            // SAFETY: a prefetch reads no memory the program sees and never faults.
+            unsafe { _mm_prefetch(next.wrapping_add(k) as *const i8, _MM_HINT_T1) };
+            k += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (src, n);
+}
+
+/// The most bytes [`prefetch_next`] asks for (a large tile; more would only push data out of
+/// the host's L2 before it is read).
+const PREFETCH_MAX: usize = 16 << 10;
+
 /// Bytes from which a copy into GM streams.
 #[cfg(target_arch = "x86_64")]
 const STREAM_FROM: usize = 4096;
@@ -316,6 +342,15 @@ mod tests {
     use crate::chip::ASCEND910B;
     use crate::core::CoreOptions;
     use crate::gm::GmBuffer;
+
+    #[test]
+    fn prefetching_past_the_end_of_memory_does_not_fault() {
+        // The bytes after the last one a process can map, and after a null pointer: reading
+        // either would crash the test.
+        for src in [usize::MAX - 63, 0] {
+            prefetch_next(src as *const u8, 64 << 10);
+        }
+    }
 
     #[test]
     fn host_copy_moves_exactly_n_bytes_at_any_length_and_offset() {

@@ -379,6 +379,7 @@ fn copy_gm_ub_dense<T: Element>(
         // SAFETY: `gp` starts `n` bytes inside `g`'s allocation (checked above), which never
         // overlaps the core's local memory.
         unsafe { dma::host_copy(gp, ub.as_mut_ptr(), n) };
+        dma::prefetch_next(gp, n);
     } else {
         let ub = &core.mem.bytes(Hardware::UB)[a..a + n];
         // SAFETY: as above, writing instead of reading.
