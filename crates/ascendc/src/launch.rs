@@ -284,7 +284,8 @@ impl Launch {
     }
 
     /// Keeps or drops the full per-instruction record in the report; counts are always kept. By
-    /// default the report keeps it only for a trace or timing report. The hazard checker reads
+    /// default the report keeps it only for a trace or timing report (which read it even when
+    /// this is off: the report then drops it once the timeline is made). The hazard checker reads
     /// each block's record as the block ends, whatever this says. (The inter-block GM race check
     /// keeps its own compact GM footprint instead.)
     pub fn record_trace(mut self, on: bool) -> Launch {
@@ -404,9 +405,10 @@ impl Launch {
         let (cores, group): (Vec<CoreId>, Vec<u32>) = self.cores().into_iter().unzip();
         let timing = self.trace_path.is_some() || self.timing_report;
         let mut resolved = self.clone();
-        // The report keeps the record when asked or for timing; the hazard checker reads each
-        // block's record as the block ends and then drops it.
-        let keep = self.record.unwrap_or(timing);
+        // The blocks keep their records for timing (which reads them once all blocks ended)
+        // or when asked; the hazard checker reads each block's record as the block ends and
+        // then drops it.
+        let keep = timing || self.record == Some(true);
         resolved.options.record_trace = keep || self.check_hazards;
         // The schedule check also reads the footprint (GM bytes written by float atomics).
         resolved.options.gm_log =
@@ -537,6 +539,12 @@ impl Launch {
             }
             if self.timing_report {
                 report.timeline = Some(Box::new(t));
+            }
+            // Asked not to keep the records: they served the timeline only.
+            if self.record == Some(false) {
+                for b in &mut report.blocks {
+                    b.trace.forget_record();
+                }
             }
         }
         if errors.is_empty() {

@@ -512,6 +512,15 @@ fn the_record_is_kept_only_when_something_reads_it() {
         let r = l.run(kernel).unwrap();
         assert!(!r.blocks[0].trace.instructions().is_empty());
     }
+    // A timeline needs the record even when the report is not to keep it.
+    let t = Launch::new(1)
+        .record_trace(false)
+        .report(true)
+        .run(kernel)
+        .unwrap();
+    assert!(t.blocks[0].trace.instructions().is_empty());
+    let timeline = t.timeline.expect("report(true) keeps the timeline");
+    assert!(timeline.total_cycles() > 0);
     // The hazard checker reads each block's record as the block ends; unless asked, the report
     // does not keep it.
     let checked = Launch::new(1).check_hazards(true).run(kernel).unwrap();
