@@ -8,7 +8,8 @@ use super::table::CostTable;
 use crate::core::trace::{HardEvent, InstrKind, Pipe, Trace};
 use crate::core::CoreId;
 use crate::error::SourceLoc;
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 
 /// One scheduled instruction.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,43 +73,58 @@ pub struct CoreTimeline {
     pub total: u64,
 }
 
-/// One pass over one core with a given GM bandwidth per instruction (bytes per cycle).
-fn replay(
+/// When one instruction ran.
+#[derive(Debug, Clone, Copy, Default)]
+struct Times {
+    /// First cycle.
+    start: u64,
+    /// Cycle the pipe is free again.
+    busy_end: u64,
+    /// Cycle its result is readable.
+    end: u64,
+}
+
+/// The flags and waits of a replay, which only the last pass keeps.
+#[derive(Debug, Default)]
+struct Waits {
+    flows: Vec<Flow>,
+    stalls: Vec<Stall>,
+}
+
+/// One pass over one core with a given GM bandwidth per instruction (bytes per cycle): the
+/// times of every instruction into `times` (cleared first), its flags and waits into `waits`
+/// when given; returns the cycle of the last result.
+fn replay_times(
     table: &CostTable,
-    core: CoreId,
     trace: &Trace,
     costs: &[Cost],
     gm_bpc: &[f64],
-) -> CoreTimeline {
-    let n = Pipe::ALL_PIPES.len();
+    times: &mut Vec<Times>,
+    mut waits: Option<&mut Waits>,
+) -> u64 {
+    const N: usize = Pipe::ALL_PIPES.len();
     let mut scalar = 0u64;
-    let mut free = vec![0u64; n];
-    let mut done = vec![0u64; n];
-    let mut flags: HashMap<(HardEvent, u32), VecDeque<(u64, usize)>> = HashMap::new();
-    let mut slices = Vec::with_capacity(trace.instructions().len());
-    let mut flows = Vec::new();
-    let mut stalls = Vec::new();
+    let mut free = [0u64; N];
+    let mut done = [0u64; N];
+    let mut flags: FxHashMap<(HardEvent, u32), VecDeque<(u64, usize)>> = FxHashMap::default();
+    times.clear();
+    times.reserve(trace.instructions().len());
     let issue = table.scalar_issue as u64;
     for (i, ins) in trace.instructions().iter().enumerate() {
         let c = costs[i];
         let p = ins.pipe as usize;
         let on_scalar = ins.pipe == Pipe::S;
-        let mut slice = Slice {
-            instr: i as u32,
-            pipe: ins.pipe,
-            api: ins.api,
-            kind: ins.kind,
-            location: ins.location,
-            start: 0,
-            busy_end: 0,
-            end: 0,
-        };
         // When the instruction leaves the scalar unit's in-order issue.
         let issued = scalar;
         if !on_scalar && ins.pipe != Pipe::ALL {
             scalar += issue;
         }
-        match ins.kind {
+        let mut stall = |cycles: u64| {
+            if let Some(w) = waits.as_deref_mut() {
+                w.stalls.push(Stall { slice: i, cycles });
+            }
+        };
+        let (start, busy_end, end) = match ins.kind {
             InstrKind::Op => {
                 let gm = if c.gm_bytes > 0 {
                     (c.gm_bytes as f64 / gm_bpc[i]).ceil() as u64
@@ -123,30 +139,24 @@ fn replay(
                 if on_scalar {
                     scalar = busy_end;
                 }
-                (slice.start, slice.busy_end, slice.end) = (start, busy_end, end);
+                (start, busy_end, end)
             }
             InstrKind::Barrier if ins.pipe == Pipe::ALL => {
                 let all = done.iter().copied().max().unwrap_or(0).max(issued);
                 let end = all + c.busy;
                 if all > issued {
-                    stalls.push(Stall {
-                        slice: slices.len(),
-                        cycles: all - issued,
-                    });
+                    stall(all - issued);
                 }
                 free.iter_mut().for_each(|f| *f = end);
                 done.iter_mut().for_each(|d| *d = (*d).max(end));
                 scalar = end;
-                (slice.start, slice.busy_end, slice.end) = (issued, end, end);
+                (issued, end, end)
             }
             InstrKind::Barrier => {
                 let ready = issued.max(free[p]);
                 let t = ready.max(done[p]);
                 if t > ready {
-                    stalls.push(Stall {
-                        slice: slices.len(),
-                        cycles: t - ready,
-                    });
+                    stall(t - ready);
                 }
                 let end = t + c.busy;
                 free[p] = end;
@@ -154,7 +164,7 @@ fn replay(
                 if on_scalar {
                     scalar = end;
                 }
-                (slice.start, slice.busy_end, slice.end) = (ready, end, end);
+                (ready, end, end)
             }
             InstrKind::SetFlag(event, id) => {
                 // The flag is raised once every earlier instruction of the pipe has finished.
@@ -165,11 +175,8 @@ fn replay(
                 if on_scalar {
                     scalar = end;
                 }
-                flags
-                    .entry((event, id))
-                    .or_default()
-                    .push_back((end, slices.len()));
-                (slice.start, slice.busy_end, slice.end) = (t, end, end);
+                flags.entry((event, id)).or_default().push_back((end, i));
+                (t, end, end)
             }
             InstrKind::WaitFlag(event, id) => {
                 let ready = issued.max(free[p]);
@@ -177,17 +184,14 @@ fn replay(
                 let release = set.map_or(0, |(t, _)| t + table.flag_latency as u64);
                 let t = ready.max(release);
                 if t > ready {
-                    stalls.push(Stall {
-                        slice: slices.len(),
-                        cycles: t - ready,
-                    });
+                    stall(t - ready);
                 }
-                if let Some((_, s)) = set {
-                    flows.push(Flow {
+                if let (Some((_, s)), Some(w)) = (set, waits.as_deref_mut()) {
+                    w.flows.push(Flow {
                         event,
                         id,
                         set: s,
-                        wait: slices.len(),
+                        wait: i,
                     });
                 }
                 let end = t + c.busy;
@@ -196,12 +200,44 @@ fn replay(
                 if on_scalar {
                     scalar = end;
                 }
-                (slice.start, slice.busy_end, slice.end) = (ready, end, end);
+                (ready, end, end)
             }
-        }
-        slices.push(slice);
+        };
+        times.push(Times {
+            start,
+            busy_end,
+            end,
+        });
     }
-    let total = done.iter().copied().max().unwrap_or(0).max(scalar);
+    done.iter().copied().max().unwrap_or(0).max(scalar)
+}
+
+/// The timeline of one core from its last pass.
+fn replay(
+    table: &CostTable,
+    core: CoreId,
+    trace: &Trace,
+    costs: &[Cost],
+    gm_bpc: &[f64],
+) -> CoreTimeline {
+    let (mut times, mut waits) = (Vec::new(), Waits::default());
+    let total = replay_times(table, trace, costs, gm_bpc, &mut times, Some(&mut waits));
+    let slices: Vec<Slice> = trace
+        .instructions()
+        .iter()
+        .zip(&times)
+        .enumerate()
+        .map(|(i, (ins, t))| Slice {
+            instr: i as u32,
+            pipe: ins.pipe,
+            api: ins.api,
+            kind: ins.kind,
+            location: ins.location,
+            start: t.start,
+            busy_end: t.busy_end,
+            end: t.end,
+        })
+        .collect();
     let mut busy = [0u64; 8];
     for (p, b) in busy.iter_mut().enumerate() {
         *b = union(
@@ -214,8 +250,8 @@ fn replay(
     CoreTimeline {
         core,
         slices,
-        flows,
-        stalls,
+        flows: waits.flows,
+        stalls: waits.stalls,
         costs: costs.to_vec(),
         busy,
         total,
@@ -240,6 +276,38 @@ pub(crate) fn union(intervals: impl Iterator<Item = (u64, u64)>) -> u64 {
     total + cur.map_or(0, |(s, e)| e - s)
 }
 
+/// The number of values of the sorted `v` at most `t`, searched from the earlier answer `hint`
+/// outwards (steps doubling), so that nearby answers cost a few comparisons.
+fn count_at_most(v: &[u64], t: u64, hint: usize) -> usize {
+    let hint = hint.min(v.len());
+    let (mut lo, mut hi) = if hint < v.len() && v[hint] <= t {
+        // The answer is above the hint: [hint + 1, ..].
+        let (mut lo, mut step) = (hint + 1, 1);
+        while lo + step <= v.len() && v[lo + step - 1] <= t {
+            lo += step;
+            step *= 2;
+        }
+        (lo, (lo + step).min(v.len()))
+    } else {
+        // At or below the hint: [.., hint].
+        let (mut hi, mut step) = (hint, 1);
+        while hi >= step && v[hi - step] > t {
+            hi -= step;
+            step *= 2;
+        }
+        (hi.saturating_sub(step), hi)
+    };
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if v[mid] <= t {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Passes of the GM-sharing fixed point: each pass gives every GM transfer the bandwidth share
 /// of the cores whose transfers overlapped it in the previous pass.
 const GM_PASSES: usize = 4;
@@ -262,59 +330,69 @@ pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeli
         .iter()
         .map(|cs| cs.iter().map(per_core).collect())
         .collect();
-    let mut lines: Vec<CoreTimeline> = Vec::new();
-    for pass in 0..GM_PASSES {
-        lines = cores
-            .iter()
-            .zip(&costs)
-            .zip(&bpc)
-            .map(|(((id, t), cs), b)| replay(table, *id, t, cs, b))
-            .collect();
-        if cores.len() < 2 || pass + 1 == GM_PASSES {
+    // Every pass but the last needs only the times of the GM transfers.
+    let mut times: Vec<Vec<Times>> = vec![Vec::new(); cores.len()];
+    for _ in 1..GM_PASSES {
+        if cores.len() < 2 {
             break;
         }
-        // GM transfer intervals of every (core, pipe) stream: in order and disjoint per stream.
-        let mut streams: Vec<Vec<(u64, u64)>> = Vec::new();
-        for (l, cs) in lines.iter().zip(&costs) {
-            for p in [Pipe::MTE1, Pipe::MTE2, Pipe::MTE3, Pipe::FIX] {
-                let v: Vec<(u64, u64)> = l
-                    .slices
-                    .iter()
-                    .zip(cs)
-                    .filter(|(s, c)| c.gm_bytes > 0 && s.pipe == p)
-                    .map(|(s, _)| (s.start, s.busy_end))
-                    .collect();
-                if !v.is_empty() {
-                    streams.push(v);
+        for ((((_, t), cs), b), tv) in cores.iter().zip(&costs).zip(&bpc).zip(&mut times) {
+            replay_times(table, t, cs, b, tv, None);
+        }
+        // GM transfer intervals of every (core, pipe) stream, in order and disjoint per
+        // stream, so that the streams in flight at cycle t are the intervals holding t: those
+        // starting at or before t less those also ending by then.
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for (((_, t), cs), tv) in cores.iter().zip(&costs).zip(&times) {
+            for ((ins, c), x) in t.instructions().iter().zip(cs).zip(tv) {
+                let mte = matches!(ins.pipe, Pipe::MTE1 | Pipe::MTE2 | Pipe::MTE3 | Pipe::FIX);
+                if c.gm_bytes > 0 && mte {
+                    starts.push(x.start);
+                    ends.push(x.busy_end);
                 }
             }
         }
-        // Transfers in flight at cycle t.
-        let active = |t: u64| {
-            streams
-                .iter()
-                .filter(|v| {
-                    let k = v.partition_point(|iv| iv.0 <= t);
-                    k > 0 && v[k - 1].1 > t
-                })
-                .count()
-                .max(1)
-        };
-        for ((l, cs), b) in lines.iter().zip(&costs).zip(bpc.iter_mut()) {
-            for ((s, c), x) in l.slices.iter().zip(cs).zip(b.iter_mut()) {
+        starts.sort_unstable();
+        ends.sort_unstable();
+        for ((cs, tv), b) in costs.iter().zip(&times).zip(bpc.iter_mut()) {
+            // A core's transfers come mostly in time order: each search starts where the
+            // previous one ended.
+            let (mut s_at, mut e_at) = (0, 0);
+            for ((c, x), bw) in cs.iter().zip(tv).zip(b.iter_mut()) {
                 if c.gm_bytes > 0 {
-                    let k = active((s.start + s.busy_end) / 2) as f64;
-                    *x = per_core(c).min(total_bpc / k);
+                    // Transfers in flight at the middle of this one.
+                    let t = (x.start + x.busy_end) / 2;
+                    s_at = count_at_most(&starts, t, s_at);
+                    e_at = count_at_most(&ends, t, e_at);
+                    let k = (s_at - e_at).max(1) as f64;
+                    *bw = per_core(c).min(total_bpc / k);
                 }
             }
         }
     }
-    lines
+    cores
+        .iter()
+        .zip(&costs)
+        .zip(&bpc)
+        .map(|(((id, t), cs), b)| replay(table, *id, t, cs, b))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counting_from_any_hint_matches_a_binary_search() {
+        let v = [1u64, 3, 3, 3, 7, 9, 9, 12, 20, 20, 21];
+        for t in 0..25 {
+            let expected = v.partition_point(|&x| x <= t);
+            for hint in 0..=v.len() + 2 {
+                assert_eq!(count_at_most(&v, t, hint), expected, "t {t} hint {hint}");
+            }
+        }
+        assert_eq!(count_at_most(&[], 5, 3), 0);
+    }
 
     #[test]
     fn union_merges_overlaps() {
