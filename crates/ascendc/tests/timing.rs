@@ -587,3 +587,50 @@ fn products_without_a_bank_model_still_time_vector_work() {
     assert_eq!(c.costs[i].busy, 4);
     assert!(t.hotspots.is_empty());
 }
+
+#[test]
+fn the_report_names_the_longest_stalls_by_call_site_and_event() {
+    let x: Vec<f32> = (0..256).map(|i| i as f32).collect();
+    let xg = GmBuffer::from_slice(&x);
+    let xa = xg.addr();
+    let r = Launch::new(1)
+        .report(true)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut buf = TBuf::<QuePosition::VECCALC>::new();
+            pipe.init_buffer(&mut buf, 1, 1024)?;
+            let mut g = GlobalTensor::<f32>::new();
+            g.set_global_buffer(xa.clone());
+            let t = buf.get::<f32>()?;
+            data_copy(&t, &g, 256)?;
+            pipe_barrier(Pipe::ALL)?;
+            adds(&t, &t, 1.0, 256)?;
+            set_flag(HardEvent::V_MTE3, 0)?;
+            wait_flag(HardEvent::V_MTE3, 0)?;
+            data_copy(&g, &t, 256)
+        })
+        .unwrap();
+    let text = r
+        .timeline
+        .expect("report(true) keeps the timeline")
+        .report(5);
+    let stalls: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("top stalls"))
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .collect();
+    assert_eq!(stalls.len(), 2, "{text}");
+    // Waiting for the load is longer than waiting for the vector op.
+    assert!(stalls[0].contains("1. PipeBarrier<PIPE_ALL> at "), "{text}");
+    assert!(
+        stalls[1].contains("2. WaitFlag WaitFlag<V_MTE3>(0) at "),
+        "{text}"
+    );
+    for s in &stalls {
+        assert!(
+            s.contains("timing.rs:") && s.ends_with("cycles over 1 wait(s)"),
+            "{text}"
+        );
+    }
+}

@@ -17,7 +17,7 @@ use crate::chip::ChipProfile;
 use crate::core::trace::InstrKind;
 use crate::error::SourceLoc;
 use crate::launch::LaunchReport;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::path::Path;
 
 /// Bank-conflicted instructions of one API call site, with the change that helps most.
@@ -64,8 +64,8 @@ impl Timeline {
         let table = CostTable::of(report.profile);
         let cores: Vec<_> = report.blocks.iter().map(|b| (b.core, &b.trace)).collect();
         let lines = schedule::schedule(table, &cores);
-        let mut sites: HashMap<(&'static str, SourceLoc), BankHotspot> = HashMap::new();
-        let mut worst: HashMap<(&'static str, SourceLoc), (usize, usize)> = HashMap::new();
+        let mut sites: FxHashMap<(&'static str, SourceLoc), BankHotspot> = FxHashMap::default();
+        let mut worst: FxHashMap<(&'static str, SourceLoc), (usize, usize)> = FxHashMap::default();
         for (c, l) in lines.iter().enumerate() {
             for (i, (s, k)) in l.slices.iter().zip(&l.costs).enumerate() {
                 if k.busy <= k.ideal || s.kind != InstrKind::Op {

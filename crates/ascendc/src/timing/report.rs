@@ -3,9 +3,9 @@
 
 use super::schedule::union;
 use super::Timeline;
-use crate::core::trace::{InstrKind, Pipe};
+use crate::core::trace::{HardEvent, InstrKind, Pipe};
 use crate::error::SourceLoc;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fmt::Write;
 
 /// Pipes reported, in this order.
@@ -31,6 +31,17 @@ fn overlap(c: &super::CoreTimeline, a: Pipe, b: Pipe) -> (u64, u64) {
     let both = union(iv(a)) + ub;
     let either = union(iv(a).chain(iv(b)));
     (both - either, ub)
+}
+
+/// What a stalled instruction waited for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Waited {
+    /// A flag: the event and its ID.
+    Flag(HardEvent, u32),
+    /// A barrier of a pipe.
+    Barrier(Pipe),
+    /// Anything else.
+    Other,
 }
 
 pub(super) fn render(t: &Timeline, top: usize) -> String {
@@ -82,22 +93,32 @@ pub(super) fn render(t: &Timeline, top: usize) -> String {
             }
         );
     }
-    // Stalls by call site and event.
-    let mut stalls: HashMap<(String, SourceLoc), (u64, u64)> = HashMap::new();
+    // Stalls by call site and event (what waited: an event and ID, a barrier's pipe).
+    let mut stalls: FxHashMap<(&str, Waited, SourceLoc), (u64, u64)> = FxHashMap::default();
     for c in &t.cores {
         for s in &c.stalls {
             let sl = &c.slices[s.slice];
             let what = match sl.kind {
-                InstrKind::WaitFlag(e, id) => format!("{} WaitFlag<{e:?}>({id})", sl.api),
-                InstrKind::Barrier => format!("{}<{}>", sl.api, sl.pipe.c_name()),
-                _ => sl.api.to_string(),
+                InstrKind::WaitFlag(e, id) => Waited::Flag(e, id),
+                InstrKind::Barrier => Waited::Barrier(sl.pipe),
+                _ => Waited::Other,
             };
-            let e = stalls.entry((what, sl.location)).or_default();
+            let e = stalls.entry((sl.api, what, sl.location)).or_default();
             e.0 += s.cycles;
             e.1 += 1;
         }
     }
-    let mut stalls: Vec<_> = stalls.into_iter().collect();
+    let mut stalls: Vec<_> = stalls
+        .into_iter()
+        .map(|((api, what, loc), n)| {
+            let what = match what {
+                Waited::Flag(e, id) => format!("{api} WaitFlag<{e:?}>({id})"),
+                Waited::Barrier(p) => format!("{api}<{}>", p.c_name()),
+                Waited::Other => api.to_string(),
+            };
+            ((what, loc), n)
+        })
+        .collect();
     stalls.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0 .1.line.cmp(&b.0 .1.line)));
     if !stalls.is_empty() {
         let _ = write!(
