@@ -314,10 +314,10 @@ const GM_PASSES: usize = 4;
 
 /// Schedules every core of a launch.
 pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeline> {
-    let costs: Vec<Vec<Cost>> = cores
-        .iter()
-        .map(|(_, t)| t.instructions().iter().map(|i| cost(table, t, i)).collect())
-        .collect();
+    let work: usize = cores.iter().map(|(_, t)| t.instructions().len()).sum();
+    let costs: Vec<Vec<Cost>> = par_map(cores, work, |(_, t)| {
+        t.instructions().iter().map(|i| cost(table, t, i)).collect()
+    });
     let per_core = |c: &Cost| {
         table.bytes_per_cycle(if c.gm_write {
             table.gm_write_gbps
@@ -336,9 +336,10 @@ pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeli
         if cores.len() < 2 {
             break;
         }
-        for ((((_, t), cs), b), tv) in cores.iter().zip(&costs).zip(&bpc).zip(&mut times) {
+        let mut jobs: Vec<_> = cores.iter().zip(&costs).zip(&bpc).zip(&mut times).collect();
+        par_each(&mut jobs, work, |(((_, t), cs), b), tv| {
             replay_times(table, t, cs, b, tv, None);
-        }
+        });
         // GM transfer intervals of every (core, pipe) stream, in order and disjoint per
         // stream, so that the streams in flight at cycle t are the intervals holding t: those
         // starting at or before t less those also ending by then.
@@ -370,12 +371,44 @@ pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeli
             }
         }
     }
-    cores
-        .iter()
-        .zip(&costs)
-        .zip(&bpc)
-        .map(|(((id, t), cs), b)| replay(table, *id, t, cs, b))
+    let jobs: Vec<_> = cores.iter().zip(&costs).zip(&bpc).collect();
+    par_map(&jobs, work, |(((id, t), cs), b)| {
+        replay(table, *id, t, cs, b)
+    })
+}
+
+/// Instructions from which scheduling spreads its cores over the host's threads.
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// `f` of every item, in order; spread over the host's threads when `work` (instructions in
+/// all) is large.
+fn par_map<T: Sync, R: Send>(items: &[T], work: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let mut out: Vec<(&T, Option<R>)> = items.iter().map(|t| (t, None)).collect();
+    par_each(&mut out, work, |t, r| *r = Some(f(t)));
+    out.into_iter()
+        .map(|(_, r)| r.expect("every item is mapped"))
         .collect()
+}
+
+/// Runs `f` on every pair of `items`, spread over the host's threads when `work` (instructions
+/// in all) is large.
+fn par_each<A: Send + Sync, B: Send>(
+    items: &mut [(A, B)],
+    work: usize,
+    f: impl Fn(&A, &mut B) + Sync,
+) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if work < PARALLEL_FROM || threads < 2 || items.len() < 2 {
+        items.iter_mut().for_each(|(a, b)| f(a, b));
+        return;
+    }
+    let per = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|s| {
+        for chunk in items.chunks_mut(per) {
+            s.spawn(move || chunk.iter_mut().for_each(|(a, b)| f(a, b)));
+        }
+    });
 }
 
 #[cfg(test)]
