@@ -136,37 +136,52 @@ fn dma_cost(table: &CostTable, acc: &[Access]) -> Cost {
 
 /// Bank-group occupancy of one repeat's reads or writes.
 struct Occupancy {
-    groups: Vec<u32>,
+    /// Rows per bank group (the first `UbBanks::groups` entries).
+    groups: [u32; MAX_GROUPS],
     rows: u32,
 }
 
+/// The most bank groups a cost table may give ([`Occupancy`] counts them in place).
+pub(crate) const MAX_GROUPS: usize = 64;
+
 impl Occupancy {
-    fn new(b: &UbBanks) -> Occupancy {
+    fn new() -> Occupancy {
         Occupancy {
-            groups: vec![0; b.groups as usize],
+            groups: [0; MAX_GROUPS],
             rows: 0,
         }
     }
 
-    fn clear(&mut self) {
-        self.groups.iter_mut().for_each(|x| *x = 0);
+    fn clear(&mut self, b: &UbBanks) {
+        self.groups[..b.groups as usize].fill(0);
         self.rows = 0;
     }
 
     fn add(&mut self, b: &UbBanks, a: &Access, r: u32) {
-        let row = b.row as u64;
+        let (row, groups) = (b.row as u64, b.groups as usize);
         for k in 0..a.blocks as u64 {
             let start = a.base + r as u64 * a.repeat_stride + k * a.block_stride;
             let last = start + (a.len.max(1) as u64) - 1;
-            for rw in start / row..=last / row {
-                self.groups[(rw % b.groups as u64) as usize] += 1;
-                self.rows += 1;
+            let (first, rows) = (start / row, last / row - start / row + 1);
+            // Row `first + i` is in group `(first + i) % groups`: one division per block.
+            let mut g = (first % groups as u64) as usize;
+            for _ in 0..rows {
+                self.groups[g] += 1;
+                g += 1;
+                if g == groups {
+                    g = 0;
+                }
             }
+            self.rows += rows as u32;
         }
     }
 
-    fn max_group(&self) -> u64 {
-        self.groups.iter().copied().max().unwrap_or(0) as u64
+    fn max_group(&self, b: &UbBanks) -> u64 {
+        self.groups[..b.groups as usize]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0) as u64
     }
 }
 
@@ -188,12 +203,11 @@ pub fn vector_cycles(banks: Option<UbBanks>, acc: &[Access], cpr: u32) -> (u64, 
     }
     let exact = repeats.min(EXACT_REPEATS);
     let groups = b.groups as u64;
-    let (mut reads, mut writes, mut prev) =
-        (Occupancy::new(&b), Occupancy::new(&b), Occupancy::new(&b));
+    let (mut reads, mut writes, mut prev) = (Occupancy::new(), Occupancy::new(), Occupancy::new());
     let (mut busy, mut ideal) = (0u64, 0u64);
     for r in 0..exact {
-        reads.clear();
-        writes.clear();
+        reads.clear(&b);
+        writes.clear(&b);
         for a in acc
             .iter()
             .filter(|a| r < a.repeats && matches!(a.space, Space::Local(Hardware::UB)))
@@ -204,7 +218,7 @@ pub fn vector_cycles(banks: Option<UbBanks>, acc: &[Access], cpr: u32) -> (u64, 
                 reads.add(&b, a, r);
             }
         }
-        let beats = reads.max_group().max(prev.max_group()).max(1);
+        let beats = reads.max_group(&b).max(prev.max_group(&b)).max(1);
         let floor = (reads.rows as u64)
             .div_ceil(groups)
             .max((prev.rows as u64).div_ceil(groups))
@@ -214,7 +228,7 @@ pub fn vector_cycles(banks: Option<UbBanks>, acc: &[Access], cpr: u32) -> (u64, 
         std::mem::swap(&mut prev, &mut writes);
     }
     // The last repeat's writes drain after its reads.
-    busy += prev.max_group();
+    busy += prev.max_group(&b);
     ideal += (prev.rows as u64).div_ceil(groups);
     if exact < repeats {
         busy = busy * repeats as u64 / exact as u64;

@@ -244,3 +244,17 @@ pub static COUPLED: CostTable = CostTable {
     ub_banks: None,
     ..A2_A3
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_product_has_at_most_the_bank_groups_the_model_counts() {
+        for p in ChipProfile::all() {
+            if let Some(b) = CostTable::of(p).ub_banks {
+                assert!(b.groups >= 1 && b.groups as usize <= super::super::cost::MAX_GROUPS);
+            }
+        }
+    }
+}
