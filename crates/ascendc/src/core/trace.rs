@@ -178,7 +178,7 @@ pub enum Space {
 
 /// A two-level strided byte pattern: `repeats` groups, each of `blocks` runs of `len` bytes.
 /// Run `(r, b)` starts at `base + r·repeat_stride + b·block_stride`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Access {
     /// True for a write, false for a read.
     pub write: bool,

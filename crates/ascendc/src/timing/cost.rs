@@ -5,6 +5,8 @@
 use super::table::{CostTable, UbBanks};
 use crate::core::trace::{Access, Instr, InstrKind, Pipe, Space, Trace};
 use crate::position::Hardware;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{Hash, Hasher};
 
 /// What an instruction costs before scheduling.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -30,6 +32,42 @@ const GM_GRANULE: u64 = 32;
 
 /// The cost of instruction `ins` of `trace`.
 pub fn cost(table: &CostTable, trace: &Trace, ins: &Instr) -> Cost {
+    cost_with(table, trace, ins, &mut VectorMemo::default())
+}
+
+/// Vector instructions' bank-conflict beats by (cycles per repeat, accesses): a kernel's loop
+/// issues the same instruction on the same buffers over and over.
+#[derive(Debug, Default)]
+pub(crate) struct VectorMemo(FxHashMap<u64, Beats>);
+
+/// One remembered input of [`vector_cycles`] (cycles per repeat, accesses) and its result.
+type Beats = (u32, Box<[Access]>, (u64, u64));
+
+impl VectorMemo {
+    /// [`vector_cycles`] of `acc` at `cpr` under `table`'s banks, computed once per distinct
+    /// input.
+    fn cycles(&mut self, table: &CostTable, acc: &[Access], cpr: u32) -> (u64, u64) {
+        let mut h = FxHasher::default();
+        (cpr, acc).hash(&mut h);
+        let key = h.finish();
+        match self.0.get(&key) {
+            Some((c, a, r)) if *c == cpr && **a == *acc => *r,
+            _ => {
+                let r = vector_cycles(table.ub_banks, acc, cpr);
+                self.0.insert(key, (cpr, acc.into(), r));
+                r
+            }
+        }
+    }
+}
+
+/// [`cost`], with the beats of vector instructions remembered in `memo`.
+pub(crate) fn cost_with(
+    table: &CostTable,
+    trace: &Trace,
+    ins: &Instr,
+    memo: &mut VectorMemo,
+) -> Cost {
     let acc = trace.accesses(ins);
     let fixed = |c: u64| Cost {
         busy: c,
@@ -43,7 +81,7 @@ pub fn cost(table: &CostTable, trace: &Trace, ins: &Instr) -> Cost {
             Pipe::S => fixed(scalar_cycles(table, ins.api)),
             Pipe::V if ins.lanes > 0 => {
                 let cpr = table.cycles_per_repeat(ins.api, ins.lanes);
-                let (busy, ideal) = vector_cycles(table.ub_banks, acc, cpr);
+                let (busy, ideal) = memo.cycles(table, acc, cpr);
                 Cost {
                     busy,
                     ideal,
@@ -363,6 +401,29 @@ mod tests {
             ub(false, 0x2100, 32, 4),
         ];
         assert_eq!(vector_cycles(BANKS, &acc, 1), (4 + 1, 4 + 1));
+    }
+
+    #[test]
+    fn remembered_beats_are_those_of_their_own_operands() {
+        let table = CostTable::of(crate::chip::ChipProfile::default_profile());
+        let conflicting = [
+            ub(true, 0x8000, 32, 4),
+            ub(false, 0, 32, 4),
+            ub(false, 0x2000, 32, 4),
+        ];
+        let apart = [
+            ub(true, 0x8000, 32, 4),
+            ub(false, 0, 32, 4),
+            ub(false, 0x2100, 32, 4),
+        ];
+        let mut memo = VectorMemo::default();
+        for acc in [&conflicting, &apart, &conflicting, &apart] {
+            for cpr in [1, 2] {
+                let beats = vector_cycles(table.ub_banks, acc, cpr);
+                assert_eq!(memo.cycles(table, acc, cpr), beats);
+            }
+        }
+        assert_eq!(memo.0.len(), 4);
     }
 
     #[test]

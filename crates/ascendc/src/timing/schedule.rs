@@ -3,7 +3,7 @@
 //! `PipeBarrier` order pipes, and GM bandwidth is shared between the cores moving data at the
 //! same time.
 
-use super::cost::{cost, Cost};
+use super::cost::{cost_with, Cost, VectorMemo};
 use super::table::CostTable;
 use crate::core::trace::{HardEvent, InstrKind, Pipe, Trace};
 use crate::core::CoreId;
@@ -316,7 +316,11 @@ const GM_PASSES: usize = 4;
 pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeline> {
     let work: usize = cores.iter().map(|(_, t)| t.instructions().len()).sum();
     let costs: Vec<Vec<Cost>> = par_map(cores, work, |(_, t)| {
-        t.instructions().iter().map(|i| cost(table, t, i)).collect()
+        let mut memo = VectorMemo::default();
+        t.instructions()
+            .iter()
+            .map(|i| cost_with(table, t, i, &mut memo))
+            .collect()
     });
     let per_core = |c: &Cost| {
         table.bytes_per_cycle(if c.gm_write {
