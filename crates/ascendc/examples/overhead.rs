@@ -8,8 +8,9 @@
 //! Prints the peak memory a default launch and a hazard-checked one add at the smallest tile, one
 //! row per tile size (simulated time and its ratio to the native loop) with the instruction
 //! record off, kept, and with the hazard checker (also as a ratio to the record-off time), and
-//! with the record off on one host thread (the last column is the speed-up of the default
-//! threads over one), then the cost per block of an empty kernel and of the add pattern at 256
+//! with the record off on one host thread (then the speed-up of the default threads over one),
+//! and with a timing report (the launch with its timeline, also as a ratio to the record-off
+//! time), then the cost per block of an empty kernel and of the add pattern at 256
 //! floats per block (plain and with the hazard checker). Each simulated run is paired with a
 //! native run just before it, and a ratio is the median of the pairs' ratios, so that the
 //! machine's drift between runs (memory bandwidth on a shared host) does not show as a change
@@ -160,7 +161,7 @@ fn add_pattern(n: usize) {
         }
     }
     println!(
-        "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8} {:>9} {:>12} {:>8}",
+        "{:>6} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8} {:>9} {:>12} {:>8} {:>12} {:>9}",
         "tile",
         "record off",
         "ratio",
@@ -170,14 +171,16 @@ fn add_pattern(n: usize) {
         "ratio",
         "over off",
         "1 thread",
-        "speed-up"
+        "speed-up",
+        "timing",
+        "over off"
     );
     for tile in [128u32, 512, 2048] {
         let tiling = AddTiling {
             total_length: n as u32,
             tile_num: n as u32 / block_dim / BUFFER_NUM / tile,
         };
-        let mut run = |record: bool, check: bool, threads: Option<usize>| {
+        let mut run = |record: bool, check: bool, threads: Option<usize>, timing: bool| {
             paired(&mut native_loop, || {
                 let launch = Launch::new(block_dim);
                 let launch = match threads {
@@ -187,20 +190,23 @@ fn add_pattern(n: usize) {
                 let report = launch
                     .record_trace(record)
                     .check_hazards(check)
+                    .report(timing)
                     .run(|| add_custom(xa.clone(), ya.clone(), za.clone(), tiling))
                     .expect("kernel runs");
                 assert_eq!(report.diagnostics().count(), 0, "the add kernel is correct");
+                assert_eq!(report.timeline.is_some(), timing);
             })
         };
-        let (off, on, checked, one) = (
-            run(false, false, None),
-            run(true, false, None),
-            run(false, true, None),
-            run(false, false, Some(1)),
+        let (off, on, checked, one, timed) = (
+            run(false, false, None, false),
+            run(true, false, None, false),
+            run(false, true, None, false),
+            run(false, false, Some(1), false),
+            run(false, false, None, true),
         );
         check_sum(&zg, &x, &y);
         println!(
-            "{tile:>6} {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>8.2}x {:>12.2?} {:>7.2}x",
+            "{tile:>6} {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>7.2}x {:>8.2}x {:>12.2?} {:>7.2}x {:>12.2?} {:>8.1}x",
             off.0,
             off.1,
             on.0,
@@ -209,7 +215,9 @@ fn add_pattern(n: usize) {
             checked.1,
             checked.0.as_secs_f64() / off.0.as_secs_f64(),
             one.0,
-            one.0.as_secs_f64() / off.0.as_secs_f64()
+            one.0.as_secs_f64() / off.0.as_secs_f64(),
+            timed.0,
+            timed.0.as_secs_f64() / off.0.as_secs_f64()
         );
     }
 }
