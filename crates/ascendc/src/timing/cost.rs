@@ -122,10 +122,7 @@ fn scalar_cycles(table: &CostTable, api: &str) -> u64 {
 /// DMA: a fixed start-up, an extra per burst, and the bytes over the path's bandwidth (GM bytes
 /// are left to the scheduler, which knows how many cores share GM at the time).
 fn dma_cost(table: &CostTable, acc: &[Access]) -> Cost {
-    let gm: Vec<&Access> = acc
-        .iter()
-        .filter(|a| matches!(a.space, Space::Gm(_)))
-        .collect();
+    let gm = || acc.iter().filter(|a| matches!(a.space, Space::Gm(_)));
     let bursts: u64 = acc
         .iter()
         .map(|a| a.blocks as u64 * a.repeats as u64)
@@ -133,9 +130,8 @@ fn dma_cost(table: &CostTable, acc: &[Access]) -> Cost {
         .unwrap_or(1)
         .max(1);
     let fixed = table.dma_startup as u64 + (bursts - 1) * table.dma_burst as u64;
-    if !gm.is_empty() {
-        let bytes = gm
-            .iter()
+    if gm().next().is_some() {
+        let bytes = gm()
             .map(|a| {
                 (a.len as u64).div_ceil(GM_GRANULE)
                     * GM_GRANULE
@@ -147,7 +143,7 @@ fn dma_cost(table: &CostTable, acc: &[Access]) -> Cost {
             busy: fixed,
             ideal: fixed,
             gm_bytes: bytes,
-            gm_write: gm.iter().any(|a| a.write),
+            gm_write: gm().any(|a| a.write),
             ..Cost::default()
         };
     }
