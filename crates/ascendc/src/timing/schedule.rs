@@ -359,6 +359,7 @@ pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeli
         }
         starts.sort_unstable();
         ends.sort_unstable();
+        let mut changed = false;
         for ((cs, tv), b) in costs.iter().zip(&times).zip(bpc.iter_mut()) {
             // A core's transfers come mostly in time order: each search starts where the
             // previous one ended.
@@ -370,9 +371,15 @@ pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeli
                     s_at = count_at_most(&starts, t, s_at);
                     e_at = count_at_most(&ends, t, e_at);
                     let k = (s_at - e_at).max(1) as f64;
-                    *bw = per_core(c).min(total_bpc / k);
+                    let share = per_core(c).min(total_bpc / k);
+                    changed |= *bw != share;
+                    *bw = share;
                 }
             }
+        }
+        // The shares settled: another pass would replay exactly this one.
+        if !changed {
+            break;
         }
     }
     let jobs: Vec<_> = cores.iter().zip(&costs).zip(&bpc).collect();
