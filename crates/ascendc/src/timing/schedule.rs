@@ -217,11 +217,11 @@ fn replay(
     table: &CostTable,
     core: CoreId,
     trace: &Trace,
-    costs: &[Cost],
+    costs: Vec<Cost>,
     gm_bpc: &[f64],
 ) -> CoreTimeline {
     let (mut times, mut waits) = (Vec::new(), Waits::default());
-    let total = replay_times(table, trace, costs, gm_bpc, &mut times, Some(&mut waits));
+    let total = replay_times(table, trace, &costs, gm_bpc, &mut times, Some(&mut waits));
     let slices: Vec<Slice> = trace
         .instructions()
         .iter()
@@ -252,7 +252,7 @@ fn replay(
         slices,
         flows: waits.flows,
         stalls: waits.stalls,
-        costs: costs.to_vec(),
+        costs,
         busy,
         total,
     }
@@ -382,10 +382,18 @@ pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeli
             break;
         }
     }
-    let jobs: Vec<_> = cores.iter().zip(&costs).zip(&bpc).collect();
-    par_map(&jobs, work, |(((id, t), cs), b)| {
-        replay(table, *id, t, cs, b)
-    })
+    // The last pass hands each core's costs over to its timeline.
+    let mut jobs: Vec<_> = cores
+        .iter()
+        .zip(&bpc)
+        .zip(costs.into_iter().map(|c| (c, None)))
+        .collect();
+    par_each(&mut jobs, work, |((id, t), b), (cs, line)| {
+        *line = Some(replay(table, *id, t, std::mem::take(cs), b));
+    });
+    jobs.into_iter()
+        .map(|(_, (_, line))| line.expect("every core is replayed"))
+        .collect()
 }
 
 /// Instructions from which scheduling spreads its cores over the host's threads.
