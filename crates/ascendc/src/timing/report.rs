@@ -21,15 +21,18 @@ const PIPES: [Pipe; 7] = [
 
 /// Cycles in which both `a` and `b` are busy on a core, and cycles `b` is busy.
 fn overlap(c: &super::CoreTimeline, a: Pipe, b: Pipe) -> (u64, u64) {
-    let iv = |p: Pipe| {
-        c.slices
-            .iter()
-            .filter(move |s| s.pipe == p && s.kind == InstrKind::Op)
-            .map(|s| (s.start, s.busy_end))
-    };
-    let ub = union(iv(b));
-    let both = union(iv(a)) + ub;
-    let either = union(iv(a).chain(iv(b)));
+    // One pass over the slices; each pipe's operations come in start order.
+    let (mut ia, mut ib) = (Vec::new(), Vec::new());
+    for s in c.slices.iter().filter(|s| s.kind == InstrKind::Op) {
+        if s.pipe == a {
+            ia.push((s.start, s.busy_end));
+        } else if s.pipe == b {
+            ib.push((s.start, s.busy_end));
+        }
+    }
+    let ub = union(ib.iter().copied());
+    let both = union(ia.iter().copied()) + ub;
+    let either = union(ia.into_iter().chain(ib));
     (both - either, ub)
 }
 
