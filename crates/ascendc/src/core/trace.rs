@@ -725,6 +725,26 @@ impl InstrRef<'_> {
         self.record.instrs[self.index].site
     }
 
+    /// The instruction as [`Trace::instructions`] lists it, built from the compact record.
+    pub(crate) fn instr(&self) -> Instr {
+        let p = self.record.instrs[self.index];
+        let (api, location) = self.record.site_table[p.site as usize];
+        Instr {
+            pipe: p.pipe,
+            api,
+            kind: p.kind(),
+            location,
+            lanes: p.lanes(),
+            accesses: (self.accesses.start as u32, self.accesses.end as u32),
+        }
+    }
+
+    /// Replaces the contents of `out` with its accesses.
+    pub(crate) fn accesses_into(&self, out: &mut Vec<Access>) {
+        out.clear();
+        out.extend(self.accesses.clone().map(|k| self.record.access(k)));
+    }
+
     /// Its accesses whose shape (an index into [`Trace::shapes`]) `keep` is true for, as the
     /// shape and the base address; the others are not read.
     pub(crate) fn shaped<'k>(&'k self, keep: &'k [bool]) -> impl Iterator<Item = (u32, u64)> + 'k {
@@ -1039,20 +1059,8 @@ impl Trace {
         };
         kept.expanded.get_or_init(|| {
             let r = &kept.record;
-            let instr = |i: InstrRef| {
-                let p = r.instrs[i.index];
-                let (api, location) = r.site_table[p.site as usize];
-                Instr {
-                    pipe: p.pipe,
-                    api,
-                    kind: p.kind(),
-                    location,
-                    lanes: p.lanes(),
-                    accesses: (i.accesses.start as u32, i.accesses.end as u32),
-                }
-            };
             (
-                InstrIter::new(Some(r)).map(instr).collect(),
+                InstrIter::new(Some(r)).map(|i| i.instr()).collect(),
                 (0..r.bases.len()).map(|k| r.access(k)).collect(),
             )
         })
@@ -1167,6 +1175,14 @@ mod tests {
         for (ins, (loc, acc)) in got.iter().zip(&expected) {
             assert_eq!(ins.location, *loc);
             assert_eq!(t.accesses(ins), &acc[..]);
+        }
+        // Read in place from the compact record, as the timing model reads it.
+        let mut read = Vec::new();
+        assert_eq!(t.instrs().len(), expected.len());
+        for (ins, (loc, acc)) in t.instrs().zip(&expected) {
+            assert_eq!(ins.instr().location, *loc);
+            ins.accesses_into(&mut read);
+            assert_eq!(read, acc[..]);
         }
     }
 

@@ -32,7 +32,7 @@ const GM_GRANULE: u64 = 32;
 
 /// The cost of instruction `ins` of `trace`.
 pub fn cost(table: &CostTable, trace: &Trace, ins: &Instr) -> Cost {
-    cost_with(table, trace, ins, &mut VectorMemo::default())
+    cost_of(table, ins, trace.accesses(ins), &mut VectorMemo::default())
 }
 
 /// Vector instructions' bank-conflict beats by (cycles per repeat, accesses): a kernel's loop
@@ -61,14 +61,14 @@ impl VectorMemo {
     }
 }
 
-/// [`cost`], with the beats of vector instructions remembered in `memo`.
-pub(crate) fn cost_with(
+/// [`cost`] of `ins` with its accesses `acc`, the beats of vector instructions remembered in
+/// `memo`.
+pub(crate) fn cost_of(
     table: &CostTable,
-    trace: &Trace,
     ins: &Instr,
+    acc: &[Access],
     memo: &mut VectorMemo,
 ) -> Cost {
-    let acc = trace.accesses(ins);
     let fixed = |c: u64| Cost {
         busy: c,
         ideal: c,
@@ -285,8 +285,12 @@ pub struct WhatIf {
 /// The smallest single-operand change (a start shifted by whole rows, or a block stride grown
 /// by one row) that brings the instruction's cycles down the most, if any helps.
 pub fn what_if(table: &CostTable, trace: &Trace, ins: &Instr) -> Option<WhatIf> {
+    what_if_of(table, ins, trace.accesses(ins))
+}
+
+/// [`what_if`] of `ins` with its accesses `acc`.
+pub(crate) fn what_if_of(table: &CostTable, ins: &Instr, acc: &[Access]) -> Option<WhatIf> {
     let b = table.ub_banks?;
-    let acc = trace.accesses(ins);
     let cpr = table.cycles_per_repeat(ins.api, ins.lanes);
     let (now, _) = vector_cycles(Some(b), acc, cpr);
     let mut best: Option<WhatIf> = None;

@@ -100,7 +100,13 @@ impl Timeline {
         for h in &mut hotspots {
             let (c, i) = worst[&(h.api, h.location)];
             let trace = cores[c].1;
-            h.what_if = cost::what_if(table, trace, &trace.instructions()[i]);
+            let ins = trace
+                .instrs()
+                .nth(i)
+                .expect("a hotspot is a recorded instruction");
+            let mut acc = Vec::new();
+            ins.accesses_into(&mut acc);
+            h.what_if = cost::what_if_of(table, &ins.instr(), &acc);
         }
         Timeline {
             profile: report.profile,

@@ -3,7 +3,7 @@
 //! `PipeBarrier` order pipes, and GM bandwidth is shared between the cores moving data at the
 //! same time.
 
-use super::cost::{cost_with, Cost, VectorMemo};
+use super::cost::{cost_of, Cost, VectorMemo};
 use super::table::CostTable;
 use crate::core::trace::{HardEvent, InstrKind, Pipe, Trace};
 use crate::core::CoreId;
@@ -108,15 +108,15 @@ fn replay_times(
     let mut done = [0u64; N];
     let mut flags: FxHashMap<(HardEvent, u32), VecDeque<(u64, usize)>> = FxHashMap::default();
     times.clear();
-    times.reserve(trace.instructions().len());
+    times.reserve(costs.len());
     let issue = table.scalar_issue as u64;
-    for (i, ins) in trace.instructions().iter().enumerate() {
-        let c = costs[i];
-        let p = ins.pipe as usize;
-        let on_scalar = ins.pipe == Pipe::S;
+    for (i, (ins, &c)) in trace.instrs().zip(costs).enumerate() {
+        let (pipe, kind) = (ins.pipe(), ins.kind());
+        let p = pipe as usize;
+        let on_scalar = pipe == Pipe::S;
         // When the instruction leaves the scalar unit's in-order issue.
         let issued = scalar;
-        if !on_scalar && ins.pipe != Pipe::ALL {
+        if !on_scalar && pipe != Pipe::ALL {
             scalar += issue;
         }
         let mut stall = |cycles: u64| {
@@ -124,7 +124,7 @@ fn replay_times(
                 w.stalls.push(Stall { slice: i, cycles });
             }
         };
-        let (start, busy_end, end) = match ins.kind {
+        let (start, busy_end, end) = match kind {
             InstrKind::Op => {
                 let gm = if c.gm_bytes > 0 {
                     (c.gm_bytes as f64 / gm_bpc[i]).ceil() as u64
@@ -141,7 +141,7 @@ fn replay_times(
                 }
                 (start, busy_end, end)
             }
-            InstrKind::Barrier if ins.pipe == Pipe::ALL => {
+            InstrKind::Barrier if pipe == Pipe::ALL => {
                 let all = done.iter().copied().max().unwrap_or(0).max(issued);
                 let end = all + c.busy;
                 if all > issued {
@@ -223,19 +223,21 @@ fn replay(
     let (mut times, mut waits) = (Vec::new(), Waits::default());
     let total = replay_times(table, trace, &costs, gm_bpc, &mut times, Some(&mut waits));
     let slices: Vec<Slice> = trace
-        .instructions()
-        .iter()
+        .instrs()
         .zip(&times)
         .enumerate()
-        .map(|(i, (ins, t))| Slice {
-            instr: i as u32,
-            pipe: ins.pipe,
-            api: ins.api,
-            kind: ins.kind,
-            location: ins.location,
-            start: t.start,
-            busy_end: t.busy_end,
-            end: t.end,
+        .map(|(i, (ins, t))| {
+            let ins = ins.instr();
+            Slice {
+                instr: i as u32,
+                pipe: ins.pipe,
+                api: ins.api,
+                kind: ins.kind,
+                location: ins.location,
+                start: t.start,
+                busy_end: t.busy_end,
+                end: t.end,
+            }
         })
         .collect();
     let mut busy = [0u64; 8];
@@ -314,12 +316,16 @@ const GM_PASSES: usize = 4;
 
 /// Schedules every core of a launch.
 pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeline> {
-    let work: usize = cores.iter().map(|(_, t)| t.instructions().len()).sum();
+    // The compact records are read in place (expanding them would hold about a hundred bytes
+    // per instruction for the life of the report).
+    let work: usize = cores.iter().map(|(_, t)| t.instrs().len()).sum();
     let costs: Vec<Vec<Cost>> = par_map(cores, work, |(_, t)| {
-        let mut memo = VectorMemo::default();
-        t.instructions()
-            .iter()
-            .map(|i| cost_with(table, t, i, &mut memo))
+        let (mut memo, mut acc) = (VectorMemo::default(), Vec::new());
+        t.instrs()
+            .map(|i| {
+                i.accesses_into(&mut acc);
+                cost_of(table, &i.instr(), &acc, &mut memo)
+            })
             .collect()
     });
     let per_core = |c: &Cost| {
@@ -349,8 +355,8 @@ pub fn schedule(table: &CostTable, cores: &[(CoreId, &Trace)]) -> Vec<CoreTimeli
         // starting at or before t less those also ending by then.
         let (mut starts, mut ends) = (Vec::new(), Vec::new());
         for (((_, t), cs), tv) in cores.iter().zip(&costs).zip(&times) {
-            for ((ins, c), x) in t.instructions().iter().zip(cs).zip(tv) {
-                let mte = matches!(ins.pipe, Pipe::MTE1 | Pipe::MTE2 | Pipe::MTE3 | Pipe::FIX);
+            for ((ins, c), x) in t.instrs().zip(cs).zip(tv) {
+                let mte = matches!(ins.pipe(), Pipe::MTE1 | Pipe::MTE2 | Pipe::MTE3 | Pipe::FIX);
                 if c.gm_bytes > 0 && mte {
                     starts.push(x.start);
                     ends.push(x.busy_end);
