@@ -310,8 +310,9 @@ fn count_at_most(v: &[u64], t: u64, hint: usize) -> usize {
     lo
 }
 
-/// Passes of the GM-sharing fixed point: each pass gives every GM transfer the bandwidth share
-/// of the cores whose transfers overlapped it in the previous pass.
+/// Passes of the GM-sharing fixed point at most: each pass gives every GM transfer the
+/// bandwidth share of the cores whose transfers overlapped it in the previous pass, until a pass
+/// changes no share.
 const GM_PASSES: usize = 4;
 
 /// Schedules every core of a launch.
