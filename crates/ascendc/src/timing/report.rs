@@ -19,21 +19,17 @@ const PIPES: [Pipe; 7] = [
     Pipe::FIX,
 ];
 
-/// Cycles in which both `a` and `b` are busy on a core, and cycles `b` is busy.
+/// Cycles in which both `a` and `b` are busy on a core, and cycles `b` is busy (each pipe's
+/// busy cycles are the timeline's; only their union is counted here).
 fn overlap(c: &super::CoreTimeline, a: Pipe, b: Pipe) -> (u64, u64) {
-    // One pass over the slices; each pipe's operations come in start order.
-    let (mut ia, mut ib) = (Vec::new(), Vec::new());
-    for s in c.slices.iter().filter(|s| s.kind == InstrKind::Op) {
-        if s.pipe == a {
-            ia.push((s.start, s.busy_end));
-        } else if s.pipe == b {
-            ib.push((s.start, s.busy_end));
-        }
-    }
-    let ub = union(ib.iter().copied());
-    let both = union(ia.iter().copied()) + ub;
-    let either = union(ia.into_iter().chain(ib));
-    (both - either, ub)
+    let either = union(
+        c.slices
+            .iter()
+            .filter(|s| (s.pipe == a || s.pipe == b) && s.kind == InstrKind::Op)
+            .map(|s| (s.start, s.busy_end)),
+    );
+    let (ua, ub) = (c.busy[a as usize], c.busy[b as usize]);
+    (ua + ub - either, ub)
 }
 
 /// What a stalled instruction waited for.
