@@ -181,6 +181,8 @@ fn thread_token() -> u64 {
     })
 }
 
+/// One thread's counted reference to a region: the addresses a thread copies count on its own
+/// share, so that threads do not contend for one reference count.
 struct Share {
     thread: u64,
     region: Arc<GmRegion>,
@@ -193,6 +195,65 @@ impl Share {
             region,
         })
     }
+
+    /// This thread's share of `region`: the one it keeps while it runs blocks
+    /// ([`with_thread_shares`]), otherwise a new one.
+    #[inline(never)]
+    fn of_this_thread(region: &Arc<GmRegion>) -> Arc<Share> {
+        THREAD_SHARES
+            .try_with(|kept| {
+                let mut kept = kept.try_borrow_mut().ok()?;
+                let kept = kept.as_mut()?;
+                if let Some(s) = kept.iter().find(|s| Arc::ptr_eq(&s.region, region)) {
+                    return Some(s.clone());
+                }
+                let s = Share::new(region.clone());
+                if kept.len() < MAX_THREAD_SHARES {
+                    kept.push(s.clone());
+                }
+                Some(s)
+            })
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Share::new(region.clone()))
+    }
+}
+
+/// Most regions a thread keeps a share of while it runs blocks.
+const MAX_THREAD_SHARES: usize = 64;
+
+thread_local! {
+    /// While this thread runs blocks: its shares of the regions it was handed from other
+    /// threads. A kernel's arguments are copied in every block; without these each copy would
+    /// make a share (an allocation, and a contended count on the region).
+    static THREAD_SHARES: std::cell::RefCell<Option<Vec<Arc<Share>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (the blocks a thread runs for one launch) with this thread keeping its shares of the
+/// regions the blocks copy addresses of; they are dropped when `f` returns, so that no region
+/// outlives the launch because of them.
+pub(crate) fn with_thread_shares<R>(f: impl FnOnce() -> R) -> R {
+    struct End(bool);
+    impl Drop for End {
+        fn drop(&mut self) {
+            if self.0 {
+                // Taken out first: dropping a share must not run while the cell is borrowed.
+                let kept = THREAD_SHARES.with(|k| k.borrow_mut().take());
+                drop(kept);
+            }
+        }
+    }
+    // A launch from inside a block leaves the outer launch's shares in place.
+    let started = THREAD_SHARES.with(|k| {
+        let mut k = k.borrow_mut();
+        k.is_none() && {
+            *k = Some(Vec::new());
+            true
+        }
+    });
+    let _end = End(started);
+    f()
 }
 
 /// A byte address in GM (`GM_ADDR`, `__gm__ uint8_t*`): a region and a byte offset into it.
@@ -226,7 +287,7 @@ impl GmAddr {
         let share = if self.share.thread == thread_token() {
             self.share.clone()
         } else {
-            Share::new(self.share.region.clone())
+            Share::of_this_thread(&self.share.region)
         };
         GmAddr { share, offset }
     }
@@ -322,6 +383,46 @@ impl GmAddr {
 mod tests {
     use super::*;
     use half::f16;
+
+    #[test]
+    fn blocks_on_one_thread_share_its_count_on_a_region_and_drop_it_with_the_launch() {
+        let b = GmBuffer::zeroed(64);
+        let a = b.addr();
+        let shares = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = shares.clone();
+        crate::Launch::new(4)
+            .threads(2)
+            .run(move || {
+                let copy = a.clone();
+                let again = copy.add_bytes(4);
+                // The worker's copies count on the worker's share, not on the host's.
+                assert!(Arc::ptr_eq(&copy.share, &again.share));
+                assert_eq!(copy.share.thread, thread_token());
+                seen.lock().unwrap().push(Arc::as_ptr(&copy.share) as usize);
+                Ok(())
+            })
+            .unwrap();
+        let shares = shares.lock().unwrap();
+        assert_eq!(shares.len(), 4);
+        // At most one share per worker thread for the four blocks.
+        let mut distinct = shares.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert!(distinct.len() <= 2, "{distinct:?}");
+        // Once the launch ended only the buffer and the host's address (inside the closure,
+        // dropped with it) held the region.
+        assert_eq!(Arc::strong_count(&b.region), 1);
+    }
+
+    #[test]
+    fn outside_a_launch_a_copy_from_another_thread_makes_a_share_that_is_not_kept() {
+        let b = GmBuffer::zeroed(64);
+        let a = b.addr();
+        let copy = std::thread::scope(|s| s.spawn(|| a.clone()).join().unwrap());
+        assert!(!Arc::ptr_eq(&copy.share, &a.share));
+        drop((a, copy));
+        assert_eq!(Arc::strong_count(&b.region), 1);
+    }
 
     #[test]
     fn round_trip_and_bounds() {

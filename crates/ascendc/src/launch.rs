@@ -464,26 +464,30 @@ impl Launch {
             results.lock().unwrap_or_else(|e| e.into_inner()).push(out);
         };
         let worker = || {
-            let mut memory = LocalMemory::recycled(self.profile);
-            // Threads take cores as they go, so one may run more than its share; growing the
-            // list would copy it (memory reserved and not touched costs nothing).
-            let mut out = Vec::with_capacity(cores.len() / threads * 3 / 2 + 16);
-            let mut next = sched.next_core();
-            while let Some(i) = next {
-                memory = Some(one(i, memory.take(), &mut out));
-                next = sched.finish_and_next(i);
-            }
-            hand_over(out);
-            if let Some(m) = memory {
-                m.recycle();
-            }
+            crate::gm::with_thread_shares(|| {
+                let mut memory = LocalMemory::recycled(self.profile);
+                // Threads take cores as they go, so one may run more than its share; growing
+                // the list would copy it (memory reserved and not touched costs nothing).
+                let mut out = Vec::with_capacity(cores.len() / threads * 3 / 2 + 16);
+                let mut next = sched.next_core();
+                while let Some(i) = next {
+                    memory = Some(one(i, memory.take(), &mut out));
+                    next = sched.finish_and_next(i);
+                }
+                hand_over(out);
+                if let Some(m) = memory {
+                    m.recycle();
+                }
+            })
         };
         let own_thread = |i: usize| {
-            sched.begin(i);
-            let mut out = Vec::new();
-            one(i, LocalMemory::recycled(self.profile), &mut out).recycle();
-            hand_over(out);
-            sched.finish(i);
+            crate::gm::with_thread_shares(|| {
+                sched.begin(i);
+                let mut out = Vec::new();
+                one(i, LocalMemory::recycled(self.profile), &mut out).recycle();
+                hand_over(out);
+                sched.finish(i);
+            })
         };
         if cores.len() == 1 && !sched.scheduled() {
             worker();

@@ -6,13 +6,12 @@
 use super::context::with_core;
 use super::tbuf::TBuf;
 use super::tensor::Owner;
-use super::tpipe::{TPipe, NEXT_QUEUE};
+use super::tpipe::{next_owner_id, TPipe};
 use super::tque::{Queue, QueueState};
 use crate::core::Core;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, QuePos, TPosition};
 use std::marker::PhantomData;
-use std::sync::atomic::Ordering;
 
 /// A buffer pool at position `P` managing at most `bufIDSize` buffers (`TBufPool<pos,
 /// bufIDSize>`; 4 unless made with [`TBufPool::with_buf_id_size`]).
@@ -163,7 +162,7 @@ impl<B: QuePos> PoolBuffer for TBuf<B> {
         let addr = carve(rlen)?;
         let id = match self.owner {
             Some(o) => o.queue,
-            None => NEXT_QUEUE.fetch_add(1, Ordering::Relaxed),
+            None => next_owner_id(),
         };
         let gen = core.lives.allocate(id, 0, B::POS, loc);
         core.lives.attached(id);

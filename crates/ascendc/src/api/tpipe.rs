@@ -7,9 +7,35 @@ use crate::core::trace::HardEvent;
 use crate::core::Core;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, QuePos, TPosition};
-use std::sync::atomic::AtomicU32;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-pub(crate) static NEXT_QUEUE: AtomicU32 = AtomicU32::new(1);
+/// The next unused range of owner ids (queues and TBufs; 0 is no owner).
+static NEXT_QUEUE: AtomicU32 = AtomicU32::new(1);
+
+/// Owner ids a thread takes from [`NEXT_QUEUE`] at a time: every block makes its queues, and
+/// threads counting on one shared counter for each would contend for it.
+const OWNER_IDS_BATCH: u32 = 64;
+
+thread_local! {
+    /// This thread's unused owner ids: `[next, end)`.
+    static OWNER_IDS: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
+}
+
+/// A new owner id (a queue's or a TBuf's), unique in the process, never 0.
+pub(crate) fn next_owner_id() -> u32 {
+    OWNER_IDS.with(|ids| {
+        let (mut next, mut end) = ids.get();
+        if next == end {
+            next = NEXT_QUEUE.fetch_add(OWNER_IDS_BATCH, Ordering::Relaxed);
+            end = next.wrapping_add(OWNER_IDS_BATCH);
+        }
+        // After 2^32 ids the count wraps: 0 stays "no owner".
+        let id = next.max(1);
+        ids.set((next.wrapping_add(1), end));
+        id
+    })
+}
 
 /// Most buffers one TPipe manages.
 pub const QBUF_MAX_LEN: u32 = 64;
@@ -374,5 +400,26 @@ impl<Q: Queue> PipeBuffer for Q {
 impl<P: QuePos> PipeBuffer for TBuf<P> {
     fn init(&mut self, pipe: &mut TPipe, num: u32, len: u32, loc: SourceLoc) -> Result<()> {
         pipe.init_tbuf(self, num, len, loc)
+    }
+}
+
+#[cfg(test)]
+mod owner_id_tests {
+    use super::*;
+
+    #[test]
+    fn owner_ids_are_unique_across_threads_and_never_zero() {
+        let per_thread: Vec<Vec<u32>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| (0..200).map(|_| next_owner_id()).collect::<Vec<_>>()))
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut all: Vec<u32> = per_thread.concat();
+        assert!(all.iter().all(|&id| id != 0));
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
     }
 }

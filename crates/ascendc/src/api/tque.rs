@@ -3,14 +3,15 @@
 
 use super::context::with_core;
 use super::tensor::{LocalTensor, Owner, ShapeInfo};
-use super::tpipe::NEXT_QUEUE;
+use super::tpipe::next_owner_id;
+use crate::core::spare::Spares;
 use crate::core::trace::HardEvent;
 use crate::core::Core;
 use crate::dtype::Element;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, QuePos, TPosition};
+use std::cell::RefCell;
 use std::marker::PhantomData;
-use std::sync::atomic::Ordering;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BufState {
@@ -60,6 +61,23 @@ pub struct QueueState {
     pub(super) config: Option<super::que_config::TQueConfig>,
 }
 
+thread_local! {
+    static BUF_STACK: RefCell<Vec<Vec<BufHandle>>> = const { RefCell::new(Vec::new()) };
+    static SLOT_STACK: RefCell<Vec<Vec<Option<u16>>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Storage of buffer tables and FIFO slots, reused from queue to queue (queues are made in
+/// every block).
+static SPARE_BUFS: Spares<BufHandle> = Spares::new(&BUF_STACK);
+static SPARE_SLOTS: Spares<Option<u16>> = Spares::new(&SLOT_STACK);
+
+impl Drop for QueueState {
+    fn drop(&mut self) {
+        SPARE_BUFS.give(std::mem::take(&mut self.bufs));
+        SPARE_SLOTS.give(std::mem::take(&mut self.slots));
+    }
+}
+
 /// The events a queue between two physical buffers uses: (enqueue, free).
 fn queue_events(src: Hardware, dst: Hardware) -> Option<(HardEvent, HardEvent)> {
     use HardEvent::*;
@@ -95,7 +113,7 @@ fn next_slot(i: usize, n: usize) -> usize {
 impl QueueState {
     fn new(src: TPosition, dst: TPosition, depth: u8) -> QueueState {
         QueueState {
-            id: NEXT_QUEUE.fetch_add(1, Ordering::Relaxed),
+            id: next_owner_id(),
             src,
             dst,
             depth,
@@ -106,13 +124,15 @@ impl QueueState {
             } else {
                 dst
             },
-            bufs: Vec::new(),
+            bufs: SPARE_BUFS.take(),
             cursor: 0,
             used_count: 0,
             buf_used: 0,
-            // Not `vec![None; n]`: a zeroed allocation bypasses the allocator's per-thread
-            // cache, and queues are made in every block.
-            slots: std::iter::repeat_n(None, depth.max(1) as usize).collect(),
+            slots: {
+                let mut slots = SPARE_SLOTS.take();
+                slots.resize(depth.max(1) as usize, None);
+                slots
+            },
             head: 0,
             tail: 0,
             enq_event: None,
@@ -169,17 +189,16 @@ impl QueueState {
         api: &'static str,
     ) -> Result<()> {
         self.hw = hw;
-        self.bufs = bufs
-            .map(|(addr, len)| BufHandle {
-                addr,
-                len,
-                state: BufState::Free,
-                enq_id: None,
-                free_id: None,
-                shape: None,
-                gen: 0,
-            })
-            .collect();
+        self.bufs.clear();
+        self.bufs.extend(bufs.map(|(addr, len)| BufHandle {
+            addr,
+            len,
+            state: BufState::Free,
+            enq_id: None,
+            free_id: None,
+            shape: None,
+            gen: 0,
+        }));
         if self.depth == 0 {
             if let (Some(e), Some(f)) = (self.enq_event, self.free_event) {
                 for b in &mut self.bufs {

@@ -10,8 +10,10 @@
 //! `Reset`: every allocation current at the reset is invalid afterwards, and a queue of the pool
 //! cannot allocate again until it is given memory anew (`InitBuffer`).
 
+use super::spare::Spares;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::TPosition;
+use std::cell::RefCell;
 
 /// One allocation of one queue buffer.
 #[derive(Debug, Clone, Copy)]
@@ -59,6 +61,19 @@ impl Default for BufferLives {
             index: [0; INDEX],
             detached: Vec::new(),
         }
+    }
+}
+
+thread_local! {
+    static LIVES_STACK: RefCell<Vec<Vec<Life>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Lifetime tables of ended cores, for the next core on the thread.
+static SPARE_LIVES: Spares<Life> = Spares::new(&LIVES_STACK);
+
+impl Drop for BufferLives {
+    fn drop(&mut self) {
+        SPARE_LIVES.give(std::mem::take(&mut self.lives));
     }
 }
 
@@ -115,8 +130,10 @@ impl BufferLives {
                     self.index[Self::slot(queue, buf)] = self.lives.len() as u16 + 1;
                 }
                 // Room for the buffers of a few double-buffered queues at once (a core starts
-                // with none: an empty kernel allocates nothing).
+                // with none: an empty kernel allocates nothing), from an earlier core's table
+                // when this thread has one.
                 if self.lives.capacity() == 0 {
+                    self.lives = SPARE_LIVES.take();
                     self.lives.reserve(16);
                 }
                 self.lives.push(Life {

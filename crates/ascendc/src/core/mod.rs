@@ -6,6 +6,7 @@ pub mod dma;
 pub mod ia_check;
 pub mod lifetime;
 pub mod memory;
+pub mod spare;
 pub mod spr;
 pub mod trace;
 pub mod vector;
@@ -333,6 +334,7 @@ impl Core {
                 loc,
             );
         }
+        self.trace.end_gm_log();
         (self.trace, self.diags, self.first_error, self.mem)
     }
 

@@ -768,6 +768,15 @@ struct Kept {
     expanded: OnceLock<(Vec<Instr>, Vec<Access>)>,
 }
 
+thread_local! {
+    static GM_LAST_STACK: std::cell::RefCell<Vec<Vec<(u64, bool, usize)>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Tables of last footprint entries of ended blocks, for the thread's next block.
+static SPARE_GM_LAST: super::spare::Spares<(u64, bool, usize)> =
+    super::spare::Spares::new(&GM_LAST_STACK);
+
 /// The per-core instruction record.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
@@ -899,8 +908,19 @@ impl Trace {
             .find(|(r, w, _)| *r == region && *w == a.write)
         {
             Some(slot) => slot.2 = idx,
-            None => self.gm_last.push((region, a.write, idx)),
+            None => {
+                if self.gm_last.capacity() == 0 {
+                    self.gm_last = SPARE_GM_LAST.take();
+                }
+                self.gm_last.push((region, a.write, idx))
+            }
         }
+    }
+
+    /// Ends the block's footprint: no entry is extended any more, and the table of last entries
+    /// goes to the thread's next block.
+    pub fn end_gm_log(&mut self) {
+        SPARE_GM_LAST.give(std::mem::take(&mut self.gm_last));
     }
 
     /// Records one instruction.

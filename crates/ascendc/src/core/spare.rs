@@ -1,0 +1,95 @@
+//! Per-thread spare vectors: structures a kernel makes in every block (queue buffer tables,
+//! FIFO slots, buffer lifetimes) take their storage from the thread's previous block instead of
+//! the allocator. A launch of tens of thousands of small blocks otherwise spends a good part of
+//! each block in `malloc` / `free`.
+
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
+/// Most spare vectors a thread keeps of one element type.
+const MAX_SPARES: usize = 32;
+
+/// Largest capacity (in elements) a spare vector may keep: a rare large table goes back to the
+/// allocator rather than staying with the thread.
+const MAX_CAPACITY: usize = 256;
+
+/// The spare vectors of one element type, one stack per thread.
+pub struct Spares<T: 'static> {
+    stack: &'static LocalKey<RefCell<Vec<Vec<T>>>>,
+}
+
+impl<T: 'static> Spares<T> {
+    /// The spares kept in `stack` (a `thread_local!` of the element type).
+    pub const fn new(stack: &'static LocalKey<RefCell<Vec<Vec<T>>>>) -> Spares<T> {
+        Spares { stack }
+    }
+
+    /// An empty vector: this thread's last spare one, or a new one (which allocates nothing).
+    #[inline]
+    pub fn take(&self) -> Vec<T> {
+        self.stack
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Keeps `v`'s storage for a later [`Spares::take`] on this thread (its elements are
+    /// dropped now). Vectors with no storage or a large one, and vectors beyond the thread's
+    /// quota, are freed.
+    #[inline]
+    pub fn give(&self, mut v: Vec<T>) {
+        if v.capacity() == 0 || v.capacity() > MAX_CAPACITY {
+            return;
+        }
+        v.clear();
+        // During thread exit the stack may be gone: then `v` is simply freed.
+        let _ = self.stack.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                if s.len() < MAX_SPARES {
+                    s.push(v);
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        static STACK: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    }
+    static SPARES: Spares<u32> = Spares::new(&STACK);
+
+    #[test]
+    fn a_given_vector_comes_back_empty_with_its_storage() {
+        let mut v = SPARES.take();
+        assert_eq!(v.capacity(), 0);
+        v.extend([1, 2, 3]);
+        let (ptr, cap) = (v.as_ptr(), v.capacity());
+        SPARES.give(v);
+        let again = SPARES.take();
+        assert!(again.is_empty());
+        assert_eq!((again.as_ptr(), again.capacity()), (ptr, cap));
+        // The stack is empty again: the next one is new.
+        assert_eq!(SPARES.take().capacity(), 0);
+    }
+
+    #[test]
+    fn empty_large_and_surplus_vectors_are_freed() {
+        SPARES.give(Vec::new());
+        SPARES.give(Vec::with_capacity(MAX_CAPACITY + 1));
+        assert_eq!(STACK.with(|s| s.borrow().len()), 0);
+        for _ in 0..MAX_SPARES + 5 {
+            SPARES.give(Vec::with_capacity(4));
+        }
+        assert_eq!(STACK.with(|s| s.borrow().len()), MAX_SPARES);
+        // Each thread has its own stack.
+        std::thread::spawn(|| assert_eq!(SPARES.take().capacity(), 0))
+            .join()
+            .unwrap();
+        STACK.with(|s| s.borrow_mut().clear());
+    }
+}
