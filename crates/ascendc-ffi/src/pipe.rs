@@ -4,9 +4,11 @@ use crate::abi::{call, call_at, dtype, position, AscLoc, AscLocal};
 use crate::sync::event;
 use crate::with_dtype;
 use ascendc::api::tque::DynQue;
+use ascendc::core::spare::{BoxStack, SpareBoxes};
 use ascendc::error::{SimError, SourceLoc};
 use ascendc::position::QuePosition;
 use ascendc::{LocalTensor, TBuf, TPipe, TPosition};
+use std::cell::RefCell;
 
 /// A `TBuf` of any position.
 pub trait AnyTBuf {
@@ -80,10 +82,19 @@ fn new_tbuf(pos: TPosition) -> Box<dyn AnyTBuf> {
     }
 }
 
+thread_local! {
+    static PIPE_BOXES: BoxStack<TPipe> = const { RefCell::new(Vec::new()) };
+    static QUEUE_BOXES: BoxStack<DynQue> = const { RefCell::new(Vec::new()) };
+}
+
+/// Boxes of the pipes and queues C++ kernels hold, reused from block to block on a thread.
+static PIPES: SpareBoxes<TPipe> = SpareBoxes::new(&PIPE_BOXES);
+static QUEUES: SpareBoxes<DynQue> = SpareBoxes::new(&QUEUE_BOXES);
+
 /// Constructs the kernel's `TPipe`.
 #[no_mangle]
 pub extern "C" fn ascendc_pipe_new(loc: AscLoc) -> *mut TPipe {
-    loc.source().scope(|| Box::into_raw(Box::new(TPipe::new())))
+    loc.source().scope(|| PIPES.boxed(TPipe::new()))
 }
 
 /// Destroys a `TPipe` made by [`ascendc_pipe_new`].
@@ -92,7 +103,7 @@ pub extern "C" fn ascendc_pipe_new(loc: AscLoc) -> *mut TPipe {
 /// `pipe` comes from [`ascendc_pipe_new`] and is not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn ascendc_pipe_free(pipe: *mut TPipe) {
-    drop(Box::from_raw(pipe));
+    PIPES.free(pipe);
 }
 
 /// `TPipe::Reset()`.
@@ -181,7 +192,7 @@ pub extern "C" fn ascendc_que_new(src: u8, dst: u8, depth: u8) -> *mut DynQue {
     } else {
         DynQue::bind(pos(src), pos(dst), depth)
     };
-    Box::into_raw(Box::new(q))
+    QUEUES.boxed(q)
 }
 
 /// Destroys a queue made by [`ascendc_que_new`].
@@ -190,7 +201,7 @@ pub extern "C" fn ascendc_que_new(src: u8, dst: u8, depth: u8) -> *mut DynQue {
 /// `que` comes from [`ascendc_que_new`] and is not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn ascendc_que_free(que: *mut DynQue) {
-    drop(Box::from_raw(que));
+    QUEUES.free(que);
 }
 
 // The queue operations. The element type does not change what a queue does, so every form runs
