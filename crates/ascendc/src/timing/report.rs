@@ -107,29 +107,22 @@ pub(super) fn render(t: &Timeline, top: usize) -> String {
             e.1 += 1;
         }
     }
-    let mut stalls: Vec<_> = stalls
-        .into_iter()
-        .map(|((api, what, loc), n)| {
-            let what = match what {
-                Waited::Flag(e, id) => format!("{api} WaitFlag<{e:?}>({id})"),
-                Waited::Barrier(p) => format!("{api}<{}>", p.c_name()),
-                Waited::Other => api.to_string(),
-            };
-            ((what, loc), n)
-        })
-        .collect();
-    stalls.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0 .1.line.cmp(&b.0 .1.line)));
+    let mut stalls: Vec<_> = stalls.into_iter().collect();
+    stalls.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0 .2.line.cmp(&b.0 .2.line)));
     if !stalls.is_empty() {
         let _ = write!(
             out,
             "\n  top stalls (cycles a pipe waited, over all cores):"
         );
-        for (i, ((what, loc), (cycles, n))) in stalls.iter().take(top).enumerate() {
-            let _ = write!(
-                out,
-                "\n    {}. {what} at {loc}: {cycles} cycles over {n} wait(s)",
-                i + 1
-            );
+        // Named only for the lines printed.
+        for (i, ((api, what, loc), (cycles, n))) in stalls.iter().take(top).enumerate() {
+            let _ = write!(out, "\n    {}. ", i + 1);
+            let _ = match what {
+                Waited::Flag(e, id) => write!(out, "{api} WaitFlag<{e:?}>({id})"),
+                Waited::Barrier(p) => write!(out, "{api}<{}>", p.c_name()),
+                Waited::Other => write!(out, "{api}"),
+            };
+            let _ = write!(out, " at {loc}: {cycles} cycles over {n} wait(s)");
         }
     }
     if !t.hotspots.is_empty() {
