@@ -4,7 +4,7 @@
 use super::context::with_core;
 use super::tensor::{LocalTensor, Owner, ShapeInfo};
 use super::tpipe::next_owner_id;
-use crate::core::spare::Spares;
+use crate::core::spare::{Spares, VecStack};
 use crate::core::trace::HardEvent;
 use crate::core::Core;
 use crate::dtype::Element;
@@ -62,8 +62,8 @@ pub struct QueueState {
 }
 
 thread_local! {
-    static BUF_STACK: RefCell<Vec<Vec<BufHandle>>> = const { RefCell::new(Vec::new()) };
-    static SLOT_STACK: RefCell<Vec<Vec<Option<u16>>>> = const { RefCell::new(Vec::new()) };
+    static BUF_STACK: VecStack<BufHandle> = const { RefCell::new(Vec::new()) };
+    static SLOT_STACK: VecStack<Option<u16>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Storage of buffer tables and FIFO slots, reused from queue to queue (queues are made in

@@ -10,7 +10,7 @@
 //! `Reset`: every allocation current at the reset is invalid afterwards, and a queue of the pool
 //! cannot allocate again until it is given memory anew (`InitBuffer`).
 
-use super::spare::Spares;
+use super::spare::{Spares, VecStack};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::TPosition;
 use std::cell::RefCell;
@@ -65,7 +65,7 @@ impl Default for BufferLives {
 }
 
 thread_local! {
-    static LIVES_STACK: RefCell<Vec<Vec<Life>>> = const { RefCell::new(Vec::new()) };
+    static LIVES_STACK: VecStack<Life> = const { RefCell::new(Vec::new()) };
 }
 
 /// Lifetime tables of ended cores, for the next core on the thread.

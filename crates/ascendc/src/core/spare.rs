@@ -14,14 +14,17 @@ const MAX_SPARES: usize = 32;
 /// allocator rather than staying with the thread.
 const MAX_CAPACITY: usize = 256;
 
+/// A thread's stack of spare vectors of `T`.
+pub type VecStack<T> = RefCell<Vec<Vec<T>>>;
+
 /// The spare vectors of one element type, one stack per thread.
 pub struct Spares<T: 'static> {
-    stack: &'static LocalKey<RefCell<Vec<Vec<T>>>>,
+    stack: &'static LocalKey<VecStack<T>>,
 }
 
 impl<T: 'static> Spares<T> {
     /// The spares kept in `stack` (a `thread_local!` of the element type).
-    pub const fn new(stack: &'static LocalKey<RefCell<Vec<Vec<T>>>>) -> Spares<T> {
+    pub const fn new(stack: &'static LocalKey<VecStack<T>>) -> Spares<T> {
         Spares { stack }
     }
 
@@ -112,7 +115,7 @@ mod tests {
     use super::*;
 
     thread_local! {
-        static STACK: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+        static STACK: VecStack<u32> = const { RefCell::new(Vec::new()) };
     }
     static SPARES: Spares<u32> = Spares::new(&STACK);
 

@@ -769,7 +769,7 @@ struct Kept {
 }
 
 thread_local! {
-    static GM_LAST_STACK: std::cell::RefCell<Vec<Vec<(u64, bool, usize)>>> =
+    static GM_LAST_STACK: super::spare::VecStack<(u64, bool, usize)> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
