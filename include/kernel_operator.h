@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ascendc/types.h"
+#include "ascendc/type_traits.h"
 #include "ascendc/tensor.h"
 #include "ascendc/tpipe.h"
 #include "ascendc/data_copy.h"
@@ -36,3 +37,4 @@
 #include "ascendc/order_sync.h"
 #include "ascendc/vec_fused.h"
 #include "ascendc/sort.h"
+#include "ascendc/kernel_log.h"

@@ -26,6 +26,9 @@ namespace detail {
 template <typename F>
 int32_t RunBlock(void* ctx) noexcept {
     inKernel = true;
+    sub_block_idx = ascendc_get_sub_block_idx();
+    block_idx = (ascendc_get_block_idx() - sub_block_idx) / ascendc_get_task_ratio();
+    block_num = ascendc_get_block_num();
     int32_t status = 1;
     try {
         (*static_cast<F*>(ctx))();

@@ -33,7 +33,11 @@ struct Loc {
 
 enum class DataFormat : uint8_t { ND = 0, NZ };
 
-constexpr int32_t K_MAX_SHAPE_DIM = 8;
+// The most dimensions a ShapeInfo holds; a kernel may define it before including the headers.
+#ifndef K_MAX_SHAPE_DIM
+#define K_MAX_SHAPE_DIM 8
+#endif
+static_assert(K_MAX_SHAPE_DIM == 8, "K_MAX_SHAPE_DIM is 8 on every product");
 
 // A tensor's shape description (layout shared with the Rust side).
 struct ShapeInfo {

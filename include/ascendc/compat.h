@@ -169,15 +169,23 @@ void AssertFail(const char* expr, Loc loc, const char* fmt, Args... args) {
 }  // namespace detail
 }  // namespace AscendC
 
-// The 2023 name of the AscendC namespace.
-namespace tik2 = AscendC;
+// The 2023 name of the AscendC namespace: a real namespace (user code may open it) that sees
+// every AscendC name.
+namespace tik2 {
+using namespace AscendC;
+}
 
 // ASSERT(cond) / ASSERT(cond, "format", args...): a false condition stops the block with an
-// error naming the condition, the message and this line.
+// error naming the condition, the message and this line. Only in the CPU-debug branch: the
+// device build compiles it to nothing, as the vendor's does.
+#ifdef ASCENDC_CPU_DEBUG
 #define ASSERT(expr, ...)                                                                      \
     ((expr) ? (void)0                                                                          \
             : ::AscendC::detail::AssertFail(#expr, ::AscendC::detail::Loc(__FILE__, __LINE__, 0), \
                                             ##__VA_ARGS__))
+#else
+#define ASSERT(expr, ...) ((void)0)
+#endif
 
 // True on the core kinds that run vector (AIV) / cube (AIC) code; a coupled AI Core is both.
 #define ASCEND_IS_AIV (ascendc_core_is(0) != 0)

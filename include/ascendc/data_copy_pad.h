@@ -105,13 +105,6 @@ void DataCopyPad(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGloba
 
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
-                 const DataCopyParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams,
-                 detail::Loc loc = detail::Loc()) {
-    detail::PadIn(dstLocal, srcGlobal, dataCopyParams, padParams, loc);
-}
-
-template <typename T>
-void DataCopyPad(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
                  const DataCopyParams& dataCopyParams, const DataCopyPadParams& padParams,
                  detail::Loc loc = detail::Loc()) {
     detail::PadIn(dstLocal, srcGlobal, dataCopyParams, padParams, loc);

@@ -89,6 +89,19 @@ void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     detail::Check(ascendc_proposal(1, detail::dtype<T>, &dst.Raw(), &src.Raw(), repeatTime, modeNumber, loc));
 }
 
+// The 2023 spellings of ProposalConcat / ProposalExtract (dst, src, repeatTime, modeNumber).
+template <typename T>
+void Concat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t modeNumber,
+            detail::Loc loc = detail::Loc()) {
+    ProposalConcat(dst, src, repeatTime, modeNumber, loc);
+}
+
+template <typename T>
+void Extract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+             const int32_t modeNumber, detail::Loc loc = detail::Loc()) {
+    ProposalExtract(dst, src, repeatTime, modeNumber, loc);
+}
+
 template <typename T>
 void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
               detail::Loc loc = detail::Loc()) {

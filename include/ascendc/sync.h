@@ -27,6 +27,14 @@ inline int64_t GetTaskRatio() { return ascendc_get_task_ratio(); }
 
 }  // namespace AscendC
 
+// The device compiler's built-in block variables, per block as on the device: `block_idx` is the
+// index of the running block (of its AIC/AIV group in a mixed launch: GetBlockIdx() on a vector
+// core of a 1:2 group is block_idx * 2 + sub_block_idx), `block_num` the number launched. Set by
+// the launch trampoline before the kernel body runs.
+inline thread_local int64_t block_idx = 0;
+inline thread_local int64_t block_num = 1;
+inline thread_local int64_t sub_block_idx = 0;
+
 // The older spelling of PipeBarrier.
 inline void pipe_barrier(pipe_t pipe, AscendC::detail::Loc loc = AscendC::detail::Loc()) {
     AscendC::detail::Check(ascendc_pipe_barrier(pipe, loc));

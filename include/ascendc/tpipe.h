@@ -24,9 +24,20 @@ public:
     }
 
     template <typename T>
+    void AllocTensor(LocalTensor<T>& tensor, Loc loc = Loc()) {
+        tensor = AllocTensor<T>(loc);
+    }
+
+    template <typename T>
     bool EnQue(const LocalTensor<T>& tensor, Loc loc = Loc()) {
         Check(ascendc_que_enque(handle_, &tensor.Raw(), loc));
         return true;
+    }
+
+    // The form naming the user positions of a TQueBind's two ends (the queue's own are used).
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    bool EnQue(const LocalTensor<T>& tensor, Loc loc = Loc()) {
+        return EnQue(tensor, loc);
     }
 
     template <typename T>
@@ -34,6 +45,16 @@ public:
         RawLocal raw;
         Check(ascendc_que_deque(handle_, &raw, loc));
         return LocalTensor<T>::FromRaw(raw);
+    }
+
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    LocalTensor<T> DeQue(Loc loc = Loc()) {
+        return DeQue<T>(loc);
+    }
+
+    template <typename T>
+    void DeQue(LocalTensor<T>& tensor, Loc loc = Loc()) {
+        tensor = DeQue<T>(loc);
     }
 
     template <typename T>
@@ -99,6 +120,21 @@ public:
     LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, detail::Loc loc = detail::Loc()) const {
         return Fetch<T>(size, bufOffset, loc);
     }
+
+    // The queue methods a TBuf inherits on the device: AllocTensor and DeQue give the whole
+    // buffer (as Get), EnQue and FreeTensor do nothing.
+    template <typename T>
+    LocalTensor<T> AllocTensor(detail::Loc loc = detail::Loc()) const {
+        return Fetch<T>(-1, -1, loc);
+    }
+    template <typename T>
+    LocalTensor<T> DeQue(detail::Loc loc = detail::Loc()) const {
+        return Fetch<T>(-1, -1, loc);
+    }
+    template <typename T>
+    void EnQue(const LocalTensor<T>&) const {}
+    template <typename T>
+    void FreeTensor(const LocalTensor<T>&) const {}
 
     void* Handle() const { return handle_; }
 

@@ -27,14 +27,65 @@
 namespace AscendC {
 namespace detail {
 
+// `v` rounded to nearest even into a 16-bit float with `manBits` mantissa bits (1 sign, 15 -
+// manBits exponent bits; 10 for half, 7 for bfloat16), NaN as the quiet NaN. Usable in constant
+// expressions (`constexpr half x = 1.0;`); at run time the simulator's conversion is used.
+template <int manBits>
+constexpr uint16_t DoubleToF16Bits(double v) {
+    constexpr int expBits = 15 - manBits;
+    constexpr int bias = (1 << (expBits - 1)) - 1;
+    constexpr uint16_t inf = uint16_t(((1 << expBits) - 1) << manBits);
+    const uint16_t sign = __builtin_signbit(v) ? 0x8000 : 0;
+    if (v != v) {
+        return uint16_t(inf | (1 << (manBits - 1)));
+    }
+    double a = sign ? -v : v;
+    // The smallest normal, 2^(1 - bias), and the scale that makes subnormals integers.
+    double minNormal = 1.0;
+    for (int i = 0; i < bias - 1; i++) {
+        minNormal /= 2;
+    }
+    uint32_t exp = 0;
+    double q = a;
+    if (a < minNormal) {
+        for (int i = 0; i < bias - 1 + manBits; i++) {
+            q *= 2;
+        }
+    } else {
+        exp = 1;
+        double scale = minNormal;
+        while (exp < uint32_t((1 << expBits) - 1) && a >= scale * 2) {
+            scale *= 2;
+            exp++;
+        }
+        if (exp == uint32_t((1 << expBits) - 1)) {
+            return uint16_t(sign | inf);
+        }
+        q = a / scale;
+        for (int i = 0; i < manBits; i++) {
+            q *= 2;
+        }
+        q -= double(1 << manBits);
+    }
+    uint32_t whole = uint32_t(q);
+    double frac = q - double(whole);
+    uint32_t bits = (exp << manBits) + whole;
+    if (frac > 0.5 || (frac == 0.5 && (whole & 1) != 0)) {
+        bits++;  // a carry out of the mantissa moves to the next exponent (or to infinity)
+    }
+    return uint16_t(sign | bits);
+}
+
 // A 16-bit float held as bits; arithmetic happens in float, conversions round to nearest even.
-template <uint16_t (*FromDouble)(double), float (*ToFloat)(uint16_t)>
+template <uint16_t (*FromDouble)(double), float (*ToFloat)(uint16_t), int manBits>
 struct Float16Bits {
     uint16_t bits;
 
     Float16Bits() = default;
     template <typename U, typename = std::enable_if_t<std::is_arithmetic<U>::value>>
-    Float16Bits(U v) : bits(FromDouble(static_cast<double>(v))) {}
+    constexpr Float16Bits(U v)
+        : bits(__builtin_is_constant_evaluated() ? DoubleToF16Bits<manBits>(static_cast<double>(v))
+                                                 : FromDouble(static_cast<double>(v))) {}
     operator float() const { return ToFloat(bits); }
 
     Float16Bits& operator+=(float v) { return *this = float(*this) + v; }
@@ -65,8 +116,8 @@ inline void Check(int32_t status) {
 }  // namespace detail
 }  // namespace AscendC
 
-using half = AscendC::detail::Float16Bits<ascendc_f64_to_f16, ascendc_f16_to_f32>;
-using bfloat16_t = AscendC::detail::Float16Bits<ascendc_f64_to_bf16, ascendc_bf16_to_f32>;
+using half = AscendC::detail::Float16Bits<ascendc_f64_to_f16, ascendc_f16_to_f32, 10>;
+using bfloat16_t = AscendC::detail::Float16Bits<ascendc_f64_to_bf16, ascendc_bf16_to_f32, 7>;
 static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "16-bit float layout");
 
 // Pipes, in the simulator's order.
@@ -131,6 +182,8 @@ ASCENDC_DTYPE(half, 8)
 ASCENDC_DTYPE(bfloat16_t, 9)
 ASCENDC_DTYPE(float, 10)
 ASCENDC_DTYPE(double, 11)
+// bool tensors are byte tensors (0 or 1 per element), as on the device.
+ASCENDC_DTYPE(bool, 1)
 #undef ASCENDC_DTYPE
 
 template <typename T> constexpr uint8_t dtype = DTypeOf<T>::value;

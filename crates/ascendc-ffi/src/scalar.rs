@@ -5,7 +5,7 @@ use ascendc::{bf16, f16};
 /// `double` → `half` bits.
 #[no_mangle]
 pub extern "C" fn ascendc_f64_to_f16(v: f64) -> u16 {
-    f16::from_f64(v).to_bits()
+    ascendc::numeric::f16_from_f64(v).to_bits()
 }
 
 /// `half` bits → `float` (exact).
@@ -17,7 +17,7 @@ pub extern "C" fn ascendc_f16_to_f32(b: u16) -> f32 {
 /// `double` → `bfloat16_t` bits.
 #[no_mangle]
 pub extern "C" fn ascendc_f64_to_bf16(v: f64) -> u16 {
-    bf16::from_f64(v).to_bits()
+    ascendc::numeric::bf16_from_f64(v).to_bits()
 }
 
 /// `bfloat16_t` bits → `float` (exact).

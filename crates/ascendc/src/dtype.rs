@@ -229,7 +229,7 @@ impl sealed::Sealed for f16 {}
 impl Element for f16 {
     const DTYPE: DType = DType::Half;
     fn from_f64(v: f64) -> Self {
-        f16::from_f64(v)
+        crate::numeric::f16_from_f64(v)
     }
     fn to_f64(self) -> f64 {
         f16::to_f64(self)
@@ -239,7 +239,7 @@ impl sealed::Sealed for bf16 {}
 impl Element for bf16 {
     const DTYPE: DType = DType::Bfloat16;
     fn from_f64(v: f64) -> Self {
-        bf16::from_f64(v)
+        crate::numeric::bf16_from_f64(v)
     }
     fn to_f64(self) -> f64 {
         bf16::to_f64(self)

@@ -525,6 +525,17 @@ pub fn round_to_format(x: f64, fmt: FloatFormat, mode: RoundMode) -> f64 {
     }
 }
 
+/// `v` rounded once to nearest-even half (`f16::from_f64` goes through `f32` and can round
+/// twice: -12.722656408656363 gives 0xca5c instead of 0xca5d).
+pub fn f16_from_f64(v: f64) -> f16 {
+    f16::from_f64(round_to_format(v, HALF, RoundMode::CAST_RINT))
+}
+
+/// `v` rounded once to nearest-even bfloat16 (see [`f16_from_f64`]).
+pub fn bf16_from_f64(v: f64) -> bf16 {
+    bf16::from_f64(round_to_format(v, BFLOAT16, RoundMode::CAST_RINT))
+}
+
 /// An element's exact value, as the input of a conversion.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Exact {
@@ -652,6 +663,23 @@ mod tests {
 
     fn h(bits: u16) -> f16 {
         f16::from_bits(bits)
+    }
+
+    #[test]
+    fn double_to_16_bit_floats_round_once() {
+        // Just above the half tie 12.72265625 (between 0xca5c and 0xca5d): a trip through f32
+        // lands on the tie and rounds to even; one rounding goes up.
+        assert_eq!(f16_from_f64(-12.722656408656363).to_bits(), 0xca5d);
+        assert_eq!(bf16_from_f64(5.8935291817191746e-09).to_bits(), 0x31cb);
+        // Exact ties still go to even, overflow to infinity, NaN stays NaN.
+        assert_eq!(f16_from_f64(2049.0).to_bits(), 0x6800);
+        assert_eq!(f16_from_f64(65520.0).to_bits(), 0x7c00);
+        assert_eq!(f16_from_f64(65519.0).to_bits(), 0x7bff);
+        assert!(f16_from_f64(f64::NAN).is_nan() && bf16_from_f64(f64::NAN).is_nan());
+        assert_eq!(f16_from_f64(-0.0).to_bits(), 0x8000);
+        // Subnormals: half's smallest is 2^-24; half of it ties to zero, a bit more rounds up.
+        assert_eq!(f16_from_f64(2f64.powi(-25)).to_bits(), 0);
+        assert_eq!(f16_from_f64(2f64.powi(-25) * 1.0000001).to_bits(), 1);
     }
 
     #[test]

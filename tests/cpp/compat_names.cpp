@@ -1,0 +1,81 @@
+// Names, types and overloads of the vendor headers that kernels use (issue: the long tail):
+// block_idx / block_num, IsSameType, Conditional, K_MAX_DIM, a K_MAX_SHAPE_DIM defined before
+// the headers, KERNEL_LOG / ASCENDC_ASSERT, constexpr half, LocalTensor<bool>, TBuf's queue
+// methods, the in-place AllocTensor / DeQue, namespace tik2 opened by user code, the 2023
+// Concat / Extract, DataCopyPad with a braced DataCopyPadParams. Prints "<case>: PASS" per case.
+#define K_MAX_SHAPE_DIM 8
+#include <cstdio>
+
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+
+namespace tik2 {
+// User code may open the 2023 namespace and use every AscendC name inside it.
+inline int64_t Twice(int64_t v) { return v * 2 + static_cast<int64_t>(GetBlockNum()) * 0; }
+}  // namespace tik2
+
+constexpr half kHalfOne = 1.0;
+constexpr half kHalfTie = 2049.0;  // halfway between 2048 and 2050: ties to even
+constexpr bfloat16_t kBfPi = 3.14159265358979;
+static_assert(kHalfOne.bits == 0x3c00 && kHalfTie.bits == 0x6800 && kBfPi.bits == 0x4049, "constexpr 16-bit floats");
+static_assert(AscendC::IsSameType<half, half>::value && !AscendC::IsSameType<half, float>::value, "IsSameType");
+static_assert(std::is_same<AscendC::Conditional<true, float, half>::type, float>::value, "Conditional");
+static_assert(std::is_same<AscendC::ConditionalMulti<false, true, int8_t, int16_t, int32_t, int64_t>::type, int32_t>::value,
+              "ConditionalMulti");
+static_assert(AscendC::K_MAX_DIM == 8 && AscendC::SupportType<half, float, half>(), "K_MAX_DIM, SupportType");
+
+template <typename T>
+__aicore__ inline T Pick()
+{
+    using U = typename AscendC::Conditional<AscendC::IsSameType<T, float>::value, float, half>::type;
+    return static_cast<T>(U(2.5f));
+}
+
+extern "C" __global__ __aicore__ void names_kernel(GM_ADDR out)
+{
+    AscendC::GlobalTensor<int32_t> outGm;
+    outGm.SetGlobalBuffer((__gm__ int32_t*)out + block_idx * 16, 16);
+    outGm.SetValue(0, static_cast<int32_t>(block_idx));
+    outGm.SetValue(1, static_cast<int32_t>(block_num));
+    outGm.SetValue(2, static_cast<int32_t>(tik2::Twice(block_idx)));
+    KERNEL_LOG(KERNEL_INFO, "block %d of %d", static_cast<int>(block_idx), static_cast<int>(block_num));
+    ASCENDC_ASSERT(block_num > 0, { KERNEL_LOG(KERNEL_ERROR, "block dim can not be zero!"); });
+
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    AscendC::LocalTensor<bool> flags = buf.AllocTensor<bool>();
+    flags.SetValue(0, true);
+    flags.SetValue(1, false);
+    buf.EnQue(flags);
+    AscendC::LocalTensor<uint8_t> bytes = buf.DeQue<uint8_t>();
+    outGm.SetValue(3, bytes.GetValue(0) * 10 + bytes.GetValue(1) + (flags.GetValue(0) ? 100 : 0));
+    buf.FreeTensor(flags);
+
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> que;
+    pipe.InitBuffer(que, 1, 256);
+    AscendC::LocalTensor<float> t;
+    que.AllocTensor(t);
+    AscendC::Duplicate(t, Pick<float>(), 64);
+    que.EnQue(t);
+    AscendC::LocalTensor<float> back;
+    que.DeQue(back);
+    outGm.SetValue(4, static_cast<int32_t>(back.GetValue(63) * 10));
+    que.FreeTensor(back);
+}
+
+int main()
+{
+    constexpr int blocks = 3;
+    int32_t* out = (int32_t*)AscendC::GmAlloc(blocks * 16 * sizeof(int32_t));
+    ICPU_RUN_KF(names_kernel, blocks, (GM_ADDR)out);
+    bool vars = true, traits = true;
+    for (int b = 0; b < blocks; b++) {
+        vars = vars && out[b * 16] == b && out[b * 16 + 1] == blocks && out[b * 16 + 2] == 2 * b;
+        traits = traits && out[b * 16 + 3] == 110 && out[b * 16 + 4] == 25;
+    }
+    std::printf("block_idx/block_num/tik2: %s\n", vars ? "PASS" : "FAIL");
+    std::printf("bool/TBuf queue methods/in-place AllocTensor: %s\n", traits ? "PASS" : "FAIL");
+    AscendC::GmFree(out);
+    return vars && traits ? 0 : 1;
+}
