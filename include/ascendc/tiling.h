@@ -27,7 +27,8 @@
 // The struct GET_TILING_DATA reads: the one REGISTER_TILING_DEFAULT registered in the kernel,
 // else ASCENDC_TILING_DATA_TYPE.
 #define GET_TILING_DATA(var, tiling)                                                                          \
-    using AscendcTiling_##var = ::AscendC::detail::DefaultTiling<AscendcTilingDefault_, struct ASCENDC_TILING_DATA_TYPE>::type; \
+    using AscendcTiling_##var =                                                                               \
+        typename ::AscendC::detail::DefaultTiling<AscendcTilingDefault_, struct ASCENDC_TILING_DATA_TYPE>::type;  \
     GET_TILING_DATA_WITH_STRUCT(AscendcTiling_##var, var, tiling)
 // `ptr` points to a copy of the tiling struct (valid in the enclosing scope).
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, ptr, tiling) \

@@ -60,3 +60,9 @@ fn asserts_compile_to_nothing_in_the_device_branch() {
         "{err}"
     );
 }
+
+#[test]
+fn tiling_data_in_template_kernels() {
+    let o = run("compat_tiling.cpp", &[]);
+    assert_cases(&o, &["GET_TILING_DATA in template kernels"]);
+}
