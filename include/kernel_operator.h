@@ -25,6 +25,8 @@
 #include "ascendc/gather.h"
 #include "ascendc/fill.h"
 #include "ascendc/buf_pool.h"
+#include "ascendc/group_barrier.h"
+#include "ascendc/init_global_memory.h"
 #include "ascendc/scalar_compute.h"
 #include "ascendc/vec_copy.h"
 #include "ascendc/transpose.h"

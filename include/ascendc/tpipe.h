@@ -4,8 +4,22 @@
 #include "tensor.h"
 #include "que_config.h"
 
+extern "C" {
+int32_t ascendc_que_init_start_buf_handle(void* que, uint64_t handle, uint8_t num, uint32_t len, AscLoc loc);
+int32_t ascendc_que_init_buf_handle(void* que, void* pool, uint32_t index, uint64_t handle, uint32_t curPoolAddr,
+                                    uint32_t len, AscLoc loc);
+int32_t ascendc_tbuf_init_start_buf_handle(void* buf, uint64_t handle, uint8_t num, uint32_t len, AscLoc loc);
+int32_t ascendc_tbuf_init_buf_handle(void* buf, void* pool, uint32_t index, uint64_t handle, uint32_t curPoolAddr,
+                                     uint32_t len, AscLoc loc);
+}
+
 namespace AscendC {
+
+// A block of a custom TBufPool (GetBufHandle): an opaque value, not an address.
+using TBufHandle = uint8_t*;
+
 namespace detail {
+inline uint64_t HandleBits(TBufHandle h) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(h)); }
 
 // Queue state shared by TQue and TQueBind.
 class QueueBase {
@@ -68,6 +82,18 @@ public:
     bool HasTensorInQue() const { return ascendc_que_query(handle_, 1) != 0; }
     int32_t GetTensorCountInQue() const { return static_cast<int32_t>(ascendc_que_query(handle_, 2)); }
     bool HasIdleBuffer() const { return ascendc_que_query(handle_, 3) != 0; }
+
+    // For a custom TBufPool (EXTERN_IMPL_BUFPOOL): num buffers of len bytes from the pool's block
+    // startBufhandle on, each placed by InitBufHandle before the queue can allocate.
+    void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len, Loc loc = Loc()) {
+        Check(ascendc_que_init_start_buf_handle(handle_, HandleBits(startBufhandle), num, len, loc));
+    }
+    template <typename T>
+    void InitBufHandle(T* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr, uint32_t len,
+                       Loc loc = Loc()) {
+        Check(ascendc_que_init_buf_handle(handle_, bufPool->Handle(), index, HandleBits(bufhandle), curPoolAddr, len,
+                                          loc));
+    }
 
     void* Handle() const { return handle_; }
 
@@ -135,6 +161,17 @@ public:
     void EnQue(const LocalTensor<T>&) const {}
     template <typename T>
     void FreeTensor(const LocalTensor<T>&) const {}
+
+    // For a custom TBufPool (EXTERN_IMPL_BUFPOOL); num must be 1.
+    void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len, detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_tbuf_init_start_buf_handle(handle_, detail::HandleBits(startBufhandle), num, len, loc));
+    }
+    template <typename T>
+    void InitBufHandle(T* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr, uint32_t len,
+                       detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_tbuf_init_buf_handle(handle_, bufPool->Handle(), index, detail::HandleBits(bufhandle),
+                                                   curPoolAddr, len, loc));
+    }
 
     void* Handle() const { return handle_; }
 

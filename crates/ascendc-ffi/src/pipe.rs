@@ -3,6 +3,7 @@
 use crate::abi::{call, call_at, dtype, position, AscLoc, AscLocal};
 use crate::sync::event;
 use crate::with_dtype;
+use ascendc::api::custom_pool::{CustomPoolBuffer, TBufHandle};
 use ascendc::api::tque::DynQue;
 use ascendc::core::spare::{BoxStack, SpareBoxes};
 use ascendc::error::{SimError, SourceLoc};
@@ -29,9 +30,35 @@ pub trait AnyTBuf {
         count: u32,
         offset: u32,
     ) -> Result<AscLocal, SimError>;
+    /// `InitStartBufHandle(handle, num, len)` (a custom pool places the TBuf).
+    fn init_start_buf_handle(&mut self, h: TBufHandle, num: u8, len: u32) -> Result<(), SimError>;
+    /// `InitBufHandle(pool, index, handle, curPoolAddr, len)`.
+    fn init_buf_handle(
+        &mut self,
+        pool: &mut ascendc::TBufPool<QuePosition::VECCALC>,
+        index: u32,
+        h: TBufHandle,
+        cur_pool_addr: u32,
+        len: u32,
+    ) -> Result<(), SimError>;
 }
 
 impl<P: ascendc::position::QuePos> AnyTBuf for TBuf<P> {
+    fn init_start_buf_handle(&mut self, h: TBufHandle, num: u8, len: u32) -> Result<(), SimError> {
+        CustomPoolBuffer::init_start_buf_handle(self, h, num, len)
+    }
+
+    fn init_buf_handle(
+        &mut self,
+        pool: &mut ascendc::TBufPool<QuePosition::VECCALC>,
+        index: u32,
+        h: TBufHandle,
+        cur_pool_addr: u32,
+        len: u32,
+    ) -> Result<(), SimError> {
+        CustomPoolBuffer::init_buf_handle(self, pool, index, h, cur_pool_addr, len)
+    }
+
     fn init(&mut self, pipe: &mut TPipe, len: u32) -> Result<(), SimError> {
         pipe.init_buffer(self, 1, len)
     }

@@ -32,6 +32,7 @@
 //! assert_eq!(y.to_vec::<f32>(), vec![2.0; 64]);
 //! ```
 
+pub mod adv;
 pub mod api;
 pub mod check;
 pub mod chip;
@@ -93,6 +94,7 @@ pub use multicore::api::{
     set_atomic_max, set_atomic_min, set_atomic_none, set_atomic_type, sync_all, sync_all_mix,
     sync_all_soft,
 };
+pub use multicore::group_barrier::{GroupBarrier, PipeMode};
 pub use multicore::schedule::Schedule;
 pub use multicore::schedule_check::{ScheduleCheck, ScheduleDifference};
 pub use numeric::RoundMode;

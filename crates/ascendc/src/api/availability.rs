@@ -40,6 +40,7 @@ const TABLE: &[(&str, &[Product])] = &[
     ("InitDetermineComputeWorkspace", P310_A2_A3),
     ("NotifyNextBlock", P310_A2_A3),
     ("WaitPreBlock", P310_A2_A3),
+    ("GroupBarrier", &[Ascend910B]),
 ];
 
 /// The products `api`'s documentation page lists (empty for an API not in this table).

@@ -5,6 +5,7 @@ pub mod cache;
 pub(crate) mod context;
 pub mod ctrl_spr;
 pub mod cube;
+pub mod custom_pool;
 pub mod data_copy;
 pub mod debug;
 pub mod debug_check;

@@ -15,6 +15,8 @@ pub struct TBuf<P: QuePos> {
     pub(super) len: u32,
     /// The allocation of a TBuf a `TBufPool` gave memory to (ended by the pool's `Reset`).
     pub(super) owner: Option<Owner>,
+    /// The buffer handle and length of `InitStartBufHandle` (a custom pool places the TBuf).
+    pub(super) start_handle: Option<(super::custom_pool::TBufHandle, u32)>,
     _p: PhantomData<P>,
 }
 
@@ -32,6 +34,7 @@ impl<P: QuePos> TBuf<P> {
             addr: 0,
             len: 0,
             owner: None,
+            start_handle: None,
             _p: PhantomData,
         }
     }

@@ -17,17 +17,22 @@ use std::marker::PhantomData;
 /// bufIDSize>`; 4 unless made with [`TBufPool::with_buf_id_size`]).
 pub struct TBufPool<P: QuePos> {
     pos: TPosition,
-    max: u32,
-    hw: Hardware,
+    pub(super) max: u32,
+    pub(super) hw: Hardware,
     /// First byte in the physical buffer.
-    base: u32,
+    pub(super) base: u32,
     /// Bytes (a multiple of 32); 0 until initialised.
-    len: u32,
-    cursor: u32,
-    handles: u32,
+    pub(super) len: u32,
+    pub(super) cursor: u32,
+    pub(super) handles: u32,
     /// Lifetime identities (`core::lifetime`) of the queues and TBufs given memory since the
     /// last `Reset`.
-    members: Vec<u32>,
+    pub(super) members: Vec<u32>,
+    /// The pool's identity in its buffer handles (`GetBufHandle`).
+    pub(super) id: u32,
+    /// A custom pool (`EXTERN_IMPL_BUFPOOL`, `api::custom_pool`): `Reset` also gives its memory
+    /// back.
+    pub(super) custom: bool,
     _p: PhantomData<P>,
 }
 
@@ -196,6 +201,8 @@ impl<P: QuePos> TBufPool<P> {
             cursor: 0,
             handles: 0,
             members: Vec::new(),
+            id: next_owner_id(),
+            custom: false,
             _p: PhantomData,
         }
     }
@@ -246,7 +253,7 @@ impl<P: QuePos> TBufPool<P> {
         Ok(())
     }
 
-    fn ready(&self, api: &'static str) -> Result<()> {
+    pub(super) fn ready(&self, api: &'static str) -> Result<()> {
         if self.len == 0 {
             return Err(SimError::new(
                 Category::QueueState,
@@ -348,16 +355,23 @@ impl<P: QuePos> TBufPool<P> {
 
     /// `Reset`: the whole pool is free again; buffers given out before hold no valid data and
     /// queues must be initialised anew before use. Tensors of the pool's queues and TBufs made
-    /// before the reset are refused by every later call that uses them.
+    /// before the reset are refused by every later call that uses them. A custom pool also gives
+    /// its memory back (it needs `InitBufPool` again), and may be reset when it has none.
     #[track_caller]
     pub fn reset(&mut self) -> Result<()> {
         let loc = SourceLoc::caller();
         with_core("TBufPool::Reset", loc, |core| {
-            self.ready("TBufPool::Reset")?;
+            if !self.custom {
+                self.ready("TBufPool::Reset")?;
+            }
             self.cursor = 0;
             self.handles = 0;
             for id in self.members.drain(..) {
                 core.lives.reset_owner(id, loc);
+            }
+            if self.custom {
+                self.base = 0;
+                self.len = 0;
             }
             Ok(())
         })

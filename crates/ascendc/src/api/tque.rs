@@ -59,6 +59,8 @@ pub struct QueueState {
     free_event: Option<HardEvent>,
     /// The `TQueConfig` template argument, if any.
     pub(super) config: Option<super::que_config::TQueConfig>,
+    /// The first buffer handle of a queue a custom pool places (`InitStartBufHandle`).
+    pub(super) start_handle: Option<super::custom_pool::TBufHandle>,
 }
 
 thread_local! {
@@ -138,6 +140,7 @@ impl QueueState {
             enq_event: None,
             free_event: None,
             config: None,
+            start_handle: None,
         }
     }
 
@@ -210,6 +213,21 @@ impl QueueState {
         self.initialised = true;
         core.lives.attached(self.id);
         Ok(())
+    }
+
+    /// Places buffer `index` of a queue a custom pool gives memory to one buffer at a time
+    /// (`InitBufHandle`); true once every buffer has its memory.
+    pub(super) fn place(&mut self, index: usize, addr: u32, len: u32) -> bool {
+        let b = &mut self.bufs[index];
+        b.addr = addr;
+        b.len = len;
+        self.initialised = self.bufs.iter().all(|b| b.len > 0);
+        self.initialised
+    }
+
+    /// The number of buffers the queue has (or is being given).
+    pub(super) fn buf_num(&self) -> usize {
+        self.bufs.len()
     }
 
     /// The queue's identity in the buffer lifetimes (`core::lifetime`).

@@ -5,6 +5,7 @@
 pub mod api;
 pub mod atomic;
 pub mod determine;
+pub mod group_barrier;
 pub(crate) mod sched;
 pub mod schedule;
 pub mod schedule_check;

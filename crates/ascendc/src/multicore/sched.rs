@@ -44,6 +44,14 @@ pub(crate) enum WaitOn {
         pre: usize,
         need: u32,
     },
+    /// The GM counter at (`region`, `offset`) to reach `need` (`what` it counts, for the
+    /// deadlock report).
+    Counter {
+        region: u64,
+        offset: usize,
+        need: u32,
+        what: &'static str,
+    },
 }
 
 /// One barrier: the hardware SyncAll of the vector cores or of all cores, or a software SyncAll
@@ -84,6 +92,15 @@ struct Barrier {
     released: Clock,
 }
 
+/// A GM counter that cores add to atomically and wait on (`GroupBarrier`): the value GM holds,
+/// the merged clocks of the additions and the cores that added.
+#[derive(Debug)]
+struct GmCounter {
+    value: u32,
+    clock: Clock,
+    adders: Vec<usize>,
+}
+
 /// A group of `CrossCoreSetFlag` calls that completes together: (mode, AI Core, flag, set by
 /// the AIC).
 type FlagGroup = (u8, u32, u8, bool);
@@ -111,6 +128,8 @@ struct State {
     ib: HashMap<(u64, usize), Clock>,
     /// Clocks of the `NotifyNextBlock` calls per (workspace allocation, byte, core), one per call.
     notifies: HashMap<(u64, usize, usize), Vec<Clock>>,
+    /// The GM counters added to or waited on so far, per (allocation, byte).
+    counters: HashMap<(u64, usize), GmCounter>,
     /// Per core, its vector clock; empty until the core first synchronises (launches of tens of
     /// thousands of blocks never synchronise across cores, and n clocks of n entries would not fit).
     clocks: Vec<Clock>,
@@ -204,6 +223,7 @@ impl Sched {
                 flag_sets: HashMap::new(),
                 ib: HashMap::new(),
                 notifies: HashMap::new(),
+                counters: HashMap::new(),
                 clocks,
             }),
             cv: Condvar::new(),
@@ -633,6 +653,86 @@ impl Sched {
         Ok(())
     }
 
+    /// Atomic additions to GM counters: `add` updates them in GM under the scheduler lock and
+    /// gives each one's key (allocation, byte) and new value. Each counter then carries the
+    /// caller's clock, so a core that reads it afterwards is ordered after this call.
+    pub(crate) fn counter_add(
+        &self,
+        me: usize,
+        add: impl FnOnce() -> Result<Vec<((u64, usize), u32)>>,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let mut st = self.lock();
+        if st.deadlock {
+            return Err(SimError::new(Category::Sync, api, "the launch is deadlocked").at(loc));
+        }
+        let updated = add()?;
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
+        let n = self.cores.len();
+        for (key, value) in updated {
+            let c = st.counters.entry(key).or_insert_with(|| GmCounter {
+                value,
+                clock: vec![0; n],
+                adders: Vec::new(),
+            });
+            c.value = value;
+            merge(&mut c.clock, &clock);
+            if !c.adders.contains(&me) {
+                c.adders.push(me);
+            }
+        }
+        self.cv.notify_all();
+        self.yield_point(st, me, api, loc).map(drop)
+    }
+
+    /// Waits until the GM counter at `key` holds at least `need` (`read` gives its value in GM,
+    /// read under the scheduler lock), then carries the clocks of the additions it has seen.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn counter_wait(
+        &self,
+        me: usize,
+        key: (u64, usize),
+        need: u32,
+        what: &'static str,
+        read: impl FnOnce() -> Result<u32>,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<()> {
+        let mut st = self.lock();
+        if st.deadlock {
+            return Err(SimError::new(Category::Sync, api, "the launch is deadlocked").at(loc));
+        }
+        let value = read()?;
+        let n = self.cores.len();
+        st.counters
+            .entry(key)
+            .or_insert_with(|| GmCounter {
+                value,
+                clock: vec![0; n],
+                adders: Vec::new(),
+            })
+            .value = value;
+        let on = WaitOn::Counter {
+            region: key.0,
+            offset: key.1,
+            need,
+            what,
+        };
+        let waited = !self.ready(&st, me, &on);
+        if waited {
+            st = self.block_on(st, me, on, api, loc)?;
+        }
+        let seen = st.counters[&key].clock.clone();
+        merge(st.clock_mut(me), &seen);
+        if waited {
+            Ok(())
+        } else {
+            self.yield_point(st, me, api, loc).map(drop)
+        }
+    }
+
     // ---- waiting, scheduling and deadlock detection ----
 
     fn ready(&self, st: &State, me: usize, on: &WaitOn) -> bool {
@@ -652,6 +752,15 @@ impl Sched {
                 .notifies
                 .get(&(*region, *offset, *pre))
                 .is_some_and(|v| v.len() >= *need as usize),
+            WaitOn::Counter {
+                region,
+                offset,
+                need,
+                ..
+            } => st
+                .counters
+                .get(&(*region, *offset))
+                .is_some_and(|c| c.value >= *need),
         }
     }
 
@@ -867,6 +976,28 @@ impl Sched {
                     "NotifyNextBlock number {need} of block {} on this workspace, which has notified {have} time(s): {}",
                     self.cores[*pre].block_idx,
                     who(*pre)
+                );
+            }
+            WaitOn::Counter {
+                region,
+                offset,
+                need,
+                what,
+            } => {
+                let (value, adders) = st
+                    .counters
+                    .get(&(*region, *offset))
+                    .map_or((0, Vec::new()), |c| {
+                        (c.value, c.adders.iter().map(|&i| who(i)).collect())
+                    });
+                let _ = write!(
+                    s,
+                    "{need} {what} in all (the GM counter at byte {offset} of its allocation holds {value}); counted so far by: {}",
+                    if adders.is_empty() {
+                        "no core".to_string()
+                    } else {
+                        adders.join(", ")
+                    }
                 );
             }
         }
