@@ -32,7 +32,8 @@ void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t
     detail::Check(ascendc_sync_all_soft(&g, &ubWorkspace.Raw(), usedCores, loc));
 }
 
-// Block blockIdx signals eventID: writes 1 to its 32-byte slot of the zeroed gmWorkspace.
+// Block blockIdx signals eventID through its 32-byte slot of the zeroed gmWorkspace: waits until
+// the slot reads 0 (its earlier IBSet consumed by an IBWait), then writes 1.
 template <bool isAIVOnly = true>
 void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
            int32_t eventID, detail::Loc loc = detail::Loc()) {
@@ -40,7 +41,8 @@ void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>&
     detail::Check(ascendc_ib(0, &g, &ubWorkspace.Raw(), blockIdx, eventID, loc));
 }
 
-// Waits until block blockIdx has called IBSet with the same workspace and eventID.
+// Waits until the slot of block blockIdx and eventID reads 1 (its IBSet), then writes 0: each
+// IBWait consumes one IBSet.
 template <bool isAIVOnly = true>
 void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
             int32_t eventID, detail::Loc loc = detail::Loc()) {

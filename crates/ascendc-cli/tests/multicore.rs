@@ -1,6 +1,7 @@
 //! C++ multi-core kernels (`tests/cpp/multicore_*.cpp`) run by `ascendc run`: atomic sums with
-//! per-order rounding, SyncAll (both forms), a MIX hand-over with cross-core flags, deadlocks
-//! reported with the wait-for graph, races, and `--schedule` / `--schedule-check`.
+//! per-order rounding, SyncAll (both forms), IBSet/IBWait handshakes, a MIX hand-over with
+//! cross-core flags, deadlocks reported with the wait-for graph, races, and `--schedule` /
+//! `--schedule-check`.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -67,6 +68,27 @@ fn mix_kernel_hands_tiles_from_aic_to_aiv() {
         assert_eq!(out.trim(), "PASS");
         assert!(!err.contains("warning"), "{s:?}\n{err}");
     }
+}
+
+#[test]
+fn ib_handshakes_through_one_slot_consume_each_set_under_every_schedule() {
+    for s in SCHEDULES {
+        let (o, out, err) = run("multicore_ib_handshake.cpp", s, &[]);
+        assert!(o.status.success(), "{s:?}\n{out}\n{err}");
+        assert_eq!(out.trim(), "PASS", "{s:?}\n{err}");
+        assert!(!err.contains("warning"), "{s:?}\n{err}");
+    }
+    let (o, out, err) = run(
+        "multicore_ib_handshake.cpp",
+        &["--schedule-check", "8"],
+        &[],
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("8 schedules") && err.contains("give the same GM output"),
+        "{err}"
+    );
+    assert_eq!(out.trim(), "PASS");
 }
 
 #[test]

@@ -437,6 +437,77 @@ fn ib_set_and_wait_order_two_blocks() {
 }
 
 #[test]
+fn each_ib_wait_consumes_one_ib_set_of_a_reused_slot() {
+    // Block 0 writes row k, then IBSet; block 1 IBWaits, then reads row k. An IBWait that passed on
+    // an IBSet already consumed would read a row not yet written (0).
+    for launch in all_schedules(2) {
+        let sync = GmBuffer::zeroed(2 * 32);
+        let rows = GmBuffer::zeroed(3 * 32);
+        let seen = GmBuffer::zeroed(3 * 32);
+        let r = launch
+            .run(|| {
+                let mut pipe = TPipe::new();
+                let mut ws: TBuf<QuePosition::VECCALC> = TBuf::new();
+                let mut q: TQue<QuePosition::VECOUT, 1> = TQue::new();
+                pipe.init_buffer(&mut ws, 1, 32)?;
+                pipe.init_buffer(&mut q, 1, 32)?;
+                let g = gt::<i32>(&sync.addr());
+                let t = q.alloc_tensor::<i32>()?;
+                for k in 0..3u64 {
+                    if get_block_idx() == 0 {
+                        duplicate(&t, 10 * (k as i32 + 1), 8)?;
+                        pipe_barrier(PIPE_ALL)?;
+                        data_copy(&gt::<i32>(&rows.addr()).at(8 * k)?, &t, 8)?;
+                        ib_set(&g, &ws.get::<i32>()?, 0, 0)?;
+                    } else {
+                        ib_wait(&g, &ws.get::<i32>()?, 0, 0)?;
+                        data_copy(&t, &gt::<i32>(&rows.addr()).at(8 * k)?, 8)?;
+                        pipe_barrier(PIPE_ALL)?;
+                        data_copy(&gt::<i32>(&seen.addr()).at(8 * k)?, &t, 8)?;
+                        pipe_barrier(PIPE_ALL)?;
+                    }
+                }
+                q.free_tensor(&t)
+            })
+            .unwrap();
+        let want: Vec<i32> = [10, 20, 30].iter().flat_map(|&v| [v; 8]).collect();
+        assert_eq!(seen.to_vec::<i32>(), want);
+        assert_eq!(
+            sync.to_vec::<i32>()[0],
+            0,
+            "the last IBWait leaves the slot at 0"
+        );
+        assert_eq!(r.diagnostics().count(), 0, "{r}");
+    }
+}
+
+#[test]
+fn ib_set_on_an_unconsumed_slot_waits_for_its_ib_wait() {
+    for launch in all_schedules(2) {
+        let sync = GmBuffer::zeroed(2 * 32);
+        let e = launch
+            .run(|| {
+                let mut pipe = TPipe::new();
+                let mut ws: TBuf<QuePosition::VECCALC> = TBuf::new();
+                pipe.init_buffer(&mut ws, 1, 32)?;
+                if get_block_idx() == 0 {
+                    let g = gt::<i32>(&sync.addr());
+                    ib_set(&g, &ws.get::<i32>()?, 0, 0)?;
+                    ib_set(&g, &ws.get::<i32>()?, 0, 0)?;
+                }
+                Ok(())
+            })
+            .unwrap_err();
+        let s = deadlock(&e);
+        assert!(
+            s.contains("IBWait(blockIdx 0, eventID 0) to consume the slot's earlier IBSet"),
+            "{s}"
+        );
+        assert_eq!(sync.to_vec::<i32>()[0], 1);
+    }
+}
+
+#[test]
 fn cross_core_wait_flag_never_set_is_a_deadlock_on_every_schedule() {
     for launch in all_schedules(2) {
         let e = launch

@@ -249,8 +249,9 @@ fn ib_slot(
 }
 
 /// `IBSet(gmWorkspace, ubWorkspace, blockIdx, eventID)`: block `blockIdx` signals event
-/// `eventID` by writing 1 to its 32-byte slot of the zero-initialised `gmWorkspace` (at least
-/// cores · 32 · eventID + blockIdx · 32 + 32 bytes).
+/// `eventID` through its 32-byte slot of the zero-initialised `gmWorkspace` (at least
+/// cores · 32 · eventID + blockIdx · 32 + 32 bytes): waits until the slot reads 0 (an earlier
+/// `IBSet` of the slot consumed by its `IBWait`), then writes 1.
 #[track_caller]
 pub fn ib_set(
     gm_workspace: &GlobalTensor<i32>,
@@ -273,19 +274,12 @@ pub fn ib_set(
                 loc,
             );
         }
-        sched.ib_set(
-            me,
-            addr.region_id(),
-            addr.offset() + slot,
-            || addr.write_bytes(API, slot, &1i32.to_le_bytes()),
-            API,
-            loc,
-        )
+        ib_handshake(sched, me, &addr, slot, (block_idx, event_id), 0, API, loc)
     })
 }
 
-/// `IBWait(gmWorkspace, ubWorkspace, blockIdx, eventID)`: waits until block `blockIdx` has
-/// called `IBSet` with the same workspace and event (its slot reads 1).
+/// `IBWait(gmWorkspace, ubWorkspace, blockIdx, eventID)`: waits until the slot of block
+/// `blockIdx` and event `eventID` reads 1 (its `IBSet`), then writes 0, consuming that `IBSet`.
 #[track_caller]
 pub fn ib_wait(
     gm_workspace: &GlobalTensor<i32>,
@@ -297,17 +291,32 @@ pub fn ib_wait(
     let loc = SourceLoc::caller();
     sync_op(API, loc, Pipe::ALL, |core, sched, me| {
         let (addr, slot) = ib_slot(core, API, gm_workspace, ub_workspace, block_idx, event_id)?;
-        sched.ib_wait(
-            me,
-            addr.region_id(),
-            addr.offset() + slot,
-            block_idx,
-            event_id,
-            || Ok(read_i32(&addr, API, slot)? == 1),
-            API,
-            loc,
-        )
+        ib_handshake(sched, me, &addr, slot, (block_idx, event_id), 1, API, loc)
     })
+}
+
+/// The `IBSet` (`want` = 0) / `IBWait` (`want` = 1) step on the GM flag at byte `slot` of `addr`.
+#[allow(clippy::too_many_arguments)]
+fn ib_handshake(
+    sched: &Sched,
+    me: usize,
+    addr: &GmAddr,
+    slot: usize,
+    ids: (i32, i32),
+    want: i32,
+    api: &'static str,
+    loc: SourceLoc,
+) -> Result<()> {
+    sched.ib(
+        me,
+        (addr.region_id(), addr.offset() + slot),
+        ids,
+        want,
+        || read_i32(addr, api, slot),
+        |v| addr.write_bytes(api, slot, &v.to_le_bytes()),
+        api,
+        loc,
+    )
 }
 
 fn check_cross(

@@ -28,12 +28,15 @@ pub type Clock = Vec<u32>;
 pub(crate) enum WaitOn {
     /// A barrier to pass generation `gen`.
     Barrier { key: BarrierKey, gen: u64 },
-    /// An `IBSet` of block `block`, event `event` (GM slot `slot` of allocation `region`).
+    /// The `IBSet`/`IBWait` slot of block `block`, event `event` (GM slot `slot` of allocation
+    /// `region`) to hold `want`: 1 for an `IBWait` (an `IBSet` to consume), 0 for an `IBSet` (the
+    /// slot's earlier `IBSet` consumed).
     Ib {
         region: u64,
         slot: usize,
         block: i32,
         event: i32,
+        want: i32,
     },
     /// A `CrossCoreSetFlag` counter of this core to become non-zero.
     Flag { flag: u8, mode: u8 },
@@ -92,6 +95,14 @@ struct Barrier {
     released: Clock,
 }
 
+/// One `IBSet`/`IBWait` slot: the value its GM flag holds (read from GM whenever a core reaches
+/// the slot, written under the scheduler lock) and the merged clocks of the calls that wrote it.
+#[derive(Debug)]
+struct IbSlot {
+    value: i32,
+    clock: Clock,
+}
+
 /// A GM counter that cores add to atomically and wait on (`GroupBarrier`): the value GM holds,
 /// the merged clocks of the additions and the cores that added.
 #[derive(Debug)]
@@ -124,8 +135,8 @@ struct State {
     /// Pending `CrossCoreSetFlag` calls of a group that completes together: (mode, group, flag,
     /// setter kind) → per member, the clocks of its sets not yet matched.
     flag_sets: HashMap<FlagGroup, HashMap<usize, VecDeque<Clock>>>,
-    /// Clocks published by `IBSet`, per GM slot.
-    ib: HashMap<(u64, usize), Clock>,
+    /// The `IBSet`/`IBWait` slots touched so far, per GM slot.
+    ib: HashMap<(u64, usize), IbSlot>,
     /// Clocks of the `NotifyNextBlock` calls per (workspace allocation, byte, core), one per call.
     notifies: HashMap<(u64, usize, usize), Vec<Clock>>,
     /// The GM counters added to or waited on so far, per (allocation, byte).
@@ -424,62 +435,62 @@ impl Sched {
         Ok(())
     }
 
-    /// `IBSet`: publishes this core's clock for slot (`region`, `slot`); `set` writes the GM
-    /// flag while the scheduler lock is held.
-    pub(crate) fn ib_set(
+    /// `IBSet` (`want` = 0) or `IBWait` (`want` = 1) on slot (`region`, `slot`): waits until the
+    /// slot's flag holds `want`, then writes `1 - want` (`IBSet` raises the flag, `IBWait`
+    /// consumes it). `read` and `write` access the GM flag; both run under the scheduler lock, so
+    /// the test and the write are one step. The caller is ordered after the call that last wrote
+    /// the slot, and the next call on the slot after the caller.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn ib(
         &self,
         me: usize,
-        region: u64,
-        slot: usize,
-        set: impl FnOnce() -> Result<()>,
+        (region, slot): (u64, usize),
+        (block, event): (i32, i32),
+        want: i32,
+        read: impl FnOnce() -> Result<i32>,
+        write: impl FnOnce(i32) -> Result<()>,
         api: &'static str,
         loc: SourceLoc,
     ) -> Result<()> {
         let mut st = self.lock();
-        set()?;
-        let clock = st.clock_mut(me).clone();
-        st.clock_mut(me)[me] += 1;
-        let e = st
-            .ib
-            .entry((region, slot))
-            .or_insert_with(|| vec![0; self.cores.len()]);
-        merge(e, &clock);
-        self.cv.notify_all();
-        self.yield_point(st, me, api, loc).map(drop)
-    }
-
-    /// `IBWait`: waits until an `IBSet` of the slot; passes at once when `already()` (the GM flag
-    /// already reads 1, read under the scheduler lock).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn ib_wait(
-        &self,
-        me: usize,
-        region: u64,
-        slot: usize,
-        block: i32,
-        event: i32,
-        already: impl FnOnce() -> Result<bool>,
-        api: &'static str,
-        loc: SourceLoc,
-    ) -> Result<()> {
-        let st = self.lock();
         if st.deadlock {
             return Err(SimError::new(Category::Sync, api, "the launch is deadlocked").at(loc));
         }
-        if !st.ib.contains_key(&(region, slot)) && already()? {
-            return self.yield_point(st, me, api, loc).map(drop);
-        }
+        let value = read()?;
+        let n = self.cores.len();
+        st.ib
+            .entry((region, slot))
+            .or_insert_with(|| IbSlot {
+                value,
+                clock: vec![0; n],
+            })
+            .value = value;
         let on = WaitOn::Ib {
             region,
             slot,
             block,
             event,
+            want,
         };
-        let mut st = self.block_on(st, me, on, api, loc)?;
-        if let Some(c) = st.ib.get(&(region, slot)).cloned() {
-            merge(st.clock_mut(me), &c);
+        let mut waited = false;
+        while !self.ready(&st, me, &on) {
+            st = self.block_on(st, me, on.clone(), api, loc)?;
+            waited = true;
         }
-        Ok(())
+        write(1 - want)?;
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
+        let e = st.ib.get_mut(&(region, slot)).expect("entered above");
+        e.value = 1 - want;
+        merge(&mut e.clock, &clock);
+        let published = e.clock.clone();
+        merge(st.clock_mut(me), &published);
+        self.cv.notify_all();
+        if waited {
+            Ok(())
+        } else {
+            self.yield_point(st, me, api, loc).map(drop)
+        }
     }
 
     /// The cores a `CrossCoreSetFlag` of `me` in `mode` counts towards, and the cores whose
@@ -738,7 +749,12 @@ impl Sched {
     fn ready(&self, st: &State, me: usize, on: &WaitOn) -> bool {
         match on {
             WaitOn::Barrier { key, gen } => st.barriers.get(key).is_some_and(|b| b.gen > *gen),
-            WaitOn::Ib { region, slot, .. } => st.ib.contains_key(&(*region, *slot)),
+            WaitOn::Ib {
+                region, slot, want, ..
+            } => st
+                .ib
+                .get(&(*region, *slot))
+                .is_some_and(|e| e.value == *want),
             WaitOn::Flag { flag, .. } => st
                 .flags
                 .get(&me)
@@ -928,15 +944,21 @@ impl Sched {
                     missing.join(", ")
                 );
             }
-            WaitOn::Ib { block, event, .. } => {
-                let setters: Vec<String> = (0..self.cores.len())
-                    .filter(|&i| {
-                        self.cores[i].block_idx as i32 == *block
-                            && self.cores[i].kind != CoreKind::Aic
-                    })
-                    .map(who)
-                    .collect();
-                let _ = write!(s, "IBSet(blockIdx {block}, eventID {event}), which no core has called; block {block}: {}", setters.join(", "));
+            WaitOn::Ib {
+                block, event, want, ..
+            } => {
+                if *want == 1 {
+                    let setters: Vec<String> = (0..self.cores.len())
+                        .filter(|&i| {
+                            self.cores[i].block_idx as i32 == *block
+                                && self.cores[i].kind != CoreKind::Aic
+                        })
+                        .map(who)
+                        .collect();
+                    let _ = write!(s, "IBSet(blockIdx {block}, eventID {event}), which no core has called since the slot was last consumed; block {block}: {}", setters.join(", "));
+                } else {
+                    let _ = write!(s, "an IBWait(blockIdx {block}, eventID {event}) to consume the slot's earlier IBSet (the slot still holds 1; IBSet waits until it reads 0)");
+                }
             }
             WaitOn::Flag { flag, mode } => {
                 let missing: Vec<String> = (0..self.cores.len())
