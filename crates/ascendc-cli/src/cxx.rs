@@ -1,13 +1,21 @@
 //! `ascendc cxx`: a C++ compiler wrapper for other build systems (`make CXX="ascendc cxx"`, or
-//! CMake with `CMAKE_CXX_COMPILER` set to an `ascendc-cxx` link to `ascendc`). Sources on the command
-//! line get their `<<<…>>>` launches rewritten into temporary files (`#line` keeps the original
-//! names and lines), `.asc` files are compiled as C++, the header directory and the macros of
-//! `ascendc run` are added (`$ASCENDC_RUN_MODE` cpu|npu, `$ASCENDC_PRODUCT`), `-std=c++17` when no
-//! `-std=` is given, and the simulator library when the command links. Everything else passes
-//! through to the compiler (`$ASCENDC_CXX`, else `$CXX` unless it names `ascendc`, else `g++`).
+//! CMake with `CMAKE_CXX_COMPILER` set to an `ascendc-cxx` link to `ascendc`, or the ASC language
+//! of the CMake package in `cmake/`). Sources on the command line get their `<<<…>>>` launches
+//! rewritten into temporary files (`#line` keeps the original names and lines), `.asc` files are
+//! compiled as C++, the header directory and the macros of `ascendc run` are added, `-std=c++17`
+//! when no `-std=` is given, and the simulator library when the command links (with the product,
+//! which the program then simulates). Everything else passes through to the compiler
+//! (`$ASCENDC_CXX`, else `$CXX` unless it names `ascendc`, else `g++`).
+//!
+//! The wrapper's own options, taken out of the arguments wherever they stand: `--product NAME`
+//! (else `$ASCENDC_PRODUCT`), `--run-mode cpu|npu` (else `$ASCENDC_RUN_MODE`), the vendor
+//! compiler's `--npu-arch dav-XXXX` (selects that architecture's series, or checks that the
+//! product is of it), and the vendor compiler's `--cce-*` code-generation options (ignored: they
+//! tune device code).
 
 use crate::product;
 use crate::toolchain::{self, RunMode};
+use ascendc::ChipProfile;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -65,8 +73,82 @@ fn include_dirs(args: &[String]) -> Vec<PathBuf> {
     out
 }
 
+/// The wrapper's options (see the module documentation) and the compiler's arguments.
+#[derive(Debug, Default, PartialEq)]
+struct Split {
+    product: Option<String>,
+    run_mode: Option<String>,
+    npu_arch: Option<String>,
+    rest: Vec<String>,
+}
+
+/// Takes the wrapper's options out of `args`.
+fn split(args: &[String]) -> Result<Split, String> {
+    let mut out = Split::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let slot = match a.split_once('=').map_or(a.as_str(), |(k, _)| k) {
+            "--product" => &mut out.product,
+            "--run-mode" => &mut out.run_mode,
+            "--npu-arch" => &mut out.npu_arch,
+            k if k.starts_with("--cce-") => continue,
+            _ => {
+                out.rest.push(a.clone());
+                continue;
+            }
+        };
+        let value = match a.split_once('=') {
+            Some((_, v)) => v.to_string(),
+            None => it
+                .next()
+                .cloned()
+                .ok_or_else(|| format!("{a} needs a value"))?,
+        };
+        *slot = Some(value);
+    }
+    Ok(out)
+}
+
+/// The product of a command: `--product` (else `$ASCENDC_PRODUCT`), checked against
+/// `--npu-arch`; else the `--npu-arch` series; else the default.
+fn chosen_profile(s: &Split) -> Result<&'static ChipProfile, String> {
+    let arch = s.npu_arch.as_deref().map(product::lookup).transpose()?;
+    let named = match &s.product {
+        Some(n) => Some(product::lookup(n)?),
+        None => std::env::var("ASCENDC_PRODUCT")
+            .ok()
+            .map(|n| product::lookup(&n))
+            .transpose()?,
+    };
+    match (named, arch) {
+        (Some(p), Some(a)) if p.npu_arch != a.npu_arch => Err(format!(
+            "--npu-arch={} is NPU architecture {}, but the product is {} (architecture {})",
+            s.npu_arch.as_deref().unwrap_or_default(),
+            a.npu_arch,
+            p.soc,
+            p.npu_arch
+        )),
+        (Some(p), _) | (None, Some(p)) => Ok(p),
+        (None, None) => Ok(ChipProfile::default_profile()),
+    }
+}
+
+/// The host branch of a command: `--run-mode` (`sim` as `npu`), else `$ASCENDC_RUN_MODE`.
+fn chosen_mode(s: &Split) -> Result<RunMode, String> {
+    match s.run_mode.as_deref() {
+        None => RunMode::from_env(),
+        Some("cpu") => Ok(RunMode::Cpu),
+        Some("npu" | "sim") => Ok(RunMode::Npu),
+        Some(other) => Err(format!("--run-mode {other}: expected cpu or npu")),
+    }
+}
+
 /// The compiler command line for `args`, with rewritten sources in `tmp`.
 pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> {
+    let split = split(args)?;
+    let profile = chosen_profile(&split)?;
+    let mode = chosen_mode(&split)?;
+    let args = &split.rest[..];
     let inputs = args
         .iter()
         .any(|a| !a.starts_with('-') && Path::new(a).is_file());
@@ -78,8 +160,7 @@ pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> 
     let sources: Vec<PathBuf> = positions.iter().map(|&i| PathBuf::from(&args[i])).collect();
     let prepared = toolchain::prepare(&sources, &include_dirs(args), tmp)?;
     let std = (!args.iter().any(|a| a.starts_with("-std="))).then_some("c++17");
-    let profile = product::resolve(None)?;
-    let mut out = toolchain::cflags(std, RunMode::from_env()?, profile);
+    let mut out = toolchain::cflags(std, mode, profile);
     out.extend(prepared.quote_dirs);
     // Replace each source by its prepared arguments, in place.
     let mut prepared_args = prepared.args.into_iter().peekable();
@@ -98,6 +179,11 @@ pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> 
         }
     }
     if !args.iter().any(|a| NO_LINK.contains(&a.as_str())) {
+        out.push(
+            product::registration_source(profile, tmp)?
+                .display()
+                .to_string(),
+        );
         out.extend(toolchain::libs()?);
     }
     Ok(out)
@@ -149,6 +235,41 @@ mod tests {
         assert!(
             !line.iter().any(|a| a.ends_with(".a")),
             "-c does not link: {line:?}"
+        );
+    }
+
+    #[test]
+    fn wrapper_options_are_taken_out_and_choose_the_product() {
+        let s = split(&strings(&[
+            "--product=Ascend910B3",
+            "-c",
+            "--npu-arch",
+            "dav-2201",
+            "--cce-simd-vf-fusion=false",
+            "--run-mode=sim",
+            "k.asc",
+        ]))
+        .unwrap();
+        assert_eq!(s.rest, strings(&["-c", "k.asc"]));
+        assert_eq!(chosen_profile(&s).unwrap().vector_cores, 40);
+        assert_eq!(chosen_mode(&s).unwrap(), RunMode::Npu);
+        let arch_only = split(&strings(&["--npu-arch=dav-2002", "-c", "k.asc"])).unwrap();
+        if std::env::var_os("ASCENDC_PRODUCT").is_none() {
+            assert_eq!(chosen_profile(&arch_only).unwrap().soc, "Ascend310P");
+        }
+        let clash = split(&strings(&[
+            "--product",
+            "Ascend310P3",
+            "--npu-arch=dav-2201",
+        ]))
+        .unwrap();
+        assert_eq!(
+            chosen_profile(&clash).unwrap_err(),
+            "--npu-arch=dav-2201 is NPU architecture 2201, but the product is Ascend310P3 (architecture 2002)"
+        );
+        assert_eq!(
+            split(&strings(&["--product"])).unwrap_err(),
+            "--product needs a value"
         );
     }
 

@@ -3,6 +3,7 @@
 //! files against goldens.
 
 mod chevron;
+mod cmake;
 mod compare;
 mod cxx;
 mod npy;
@@ -34,14 +35,18 @@ enum Cmd {
     /// Compile C++ sources (kernel and host main) against the headers and the simulator, then run.
     Run {
         /// Kernel and host sources (`.cpp`, `.cc`, `.asc`; `kernel.cpp main.cpp`, or one file with
-        /// both), or a sample directory: its sources, and the program runs in that directory.
+        /// both), or a sample directory: its sources, and the program runs in that directory. A
+        /// directory with a CMakeLists.txt is built by CMake with the project's package (the
+        /// vendor's `find_package(ASC)` flow) and its one program run.
         #[arg(required = true)]
         sources: Vec<PathBuf>,
         /// C++ standard (C++20 adds columns to error locations).
         #[arg(long, default_value = "c++17")]
         std: String,
-        /// Product to simulate, with its `__NPU_ARCH__` / `__CCE_AICORE__` / `__DAV_*` macros:
-        /// 910, 310P, A2, A3, 310B (default: `$ASCENDC_PRODUCT`, else A2).
+        /// Product to simulate, with its `__NPU_ARCH__` / `__CCE_AICORE__` / `__DAV_*` macros: a
+        /// series (910, 310P, A2, A3, 310B), a SoC with its own core counts (Ascend910B3,
+        /// Ascend310P1, Ascend910_9382, …) or an NPU architecture (dav-2201, …) (default:
+        /// `$ASCENDC_PRODUCT`, else A2).
         #[arg(long)]
         product: Option<String>,
         /// Host branch to compile: `cpu` defines ASCENDC_CPU_DEBUG and __CCE_KT_TEST__ (GmAlloc,
@@ -87,12 +92,17 @@ enum Cmd {
         /// C++ standard for the compiler flags.
         #[arg(long, default_value = "c++17")]
         std: String,
-        /// Product whose macros to define (default: `$ASCENDC_PRODUCT`, else A2).
+        /// Product whose macros to define: a series, SoC or NPU architecture as for `run`
+        /// (default: `$ASCENDC_PRODUCT`, else A2).
         #[arg(long)]
         product: Option<String>,
         /// Host branch: cpu (ASCENDC_CPU_DEBUG, __CCE_KT_TEST__) or npu (neither).
         #[arg(long, value_enum, default_value = "cpu")]
         run_mode: RunMode,
+        /// Only the directory of the CMake package (`find_package(ASC)`), for
+        /// `cmake -DCMAKE_PREFIX_PATH=…`.
+        #[arg(long, conflicts_with_all = ["cflags", "libs"])]
+        cmake: bool,
     },
     /// The C++ compiler with `<<<>>>` launches rewritten, `.asc` as C++, the headers, macros and
     /// (when linking) the library added: `make CXX="ascendc cxx"`; also runs as `ascendc-cxx`.
@@ -149,8 +159,8 @@ enum OpCmd {
         /// An attribute: NAME=VALUE (lists comma-separated, e.g. axes=0,1).
         #[arg(long = "attr", value_name = "NAME=VALUE")]
         attrs: Vec<String>,
-        /// Product whose platform the TilingFunc sees and the kernel runs on: 910, 310P, A2, A3,
-        /// 310B (default: `$ASCENDC_PRODUCT`, else A2).
+        /// Product whose platform the TilingFunc sees and the kernel runs on: a series, SoC or
+        /// NPU architecture as for `run` (default: `$ASCENDC_PRODUCT`, else A2).
         #[arg(long)]
         product: Option<String>,
         /// Operator type, when op_host registers several.
@@ -213,17 +223,47 @@ fn run(
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let profile = product::resolve(opts.product)?;
-    let (sources, run_dir) = expand_sources(sources)?;
+    // One directory with a CMakeLists.txt is built the vendor's way.
+    let cmake_dir = match sources {
+        [d] if d.is_dir() && cmake::usable_for(d) => Some(d.as_path()),
+        _ => None,
+    };
+    let (sources, run_dir) = match cmake_dir {
+        Some(d) => (Vec::new(), Some(d.to_path_buf())),
+        None => expand_sources(sources)?,
+    };
     // An absolute path, so that a bare `-o name` runs that file rather than a search of PATH.
     let exe = std::path::absolute(output.unwrap_or_else(|| tmp.path().join("kernel")))
         .map_err(|e| format!("cannot resolve the output path: {e}"))?;
-    let build = toolchain::Build {
-        std: opts.std,
-        mode: opts.run_mode,
-        profile,
-        extra: opts.cxxflags,
-    };
-    toolchain::compile(&sources, &build, &exe)?;
+    match cmake_dir {
+        Some(dir) => {
+            let cmake_opts = cmake::Options {
+                profile,
+                mode: opts.run_mode,
+                std: opts.std,
+                cxxflags: opts.cxxflags,
+            };
+            let built = cmake::build(dir, &cmake_opts, &tmp.path().join("build"))?;
+            std::fs::copy(&built, &exe).map_err(|e| {
+                format!("cannot copy {} to {}: {e}", built.display(), exe.display())
+            })?;
+        }
+        None => {
+            let mut extra = opts.cxxflags.to_vec();
+            extra.push(
+                product::registration_source(profile, tmp.path())?
+                    .display()
+                    .to_string(),
+            );
+            let build = toolchain::Build {
+                std: opts.std,
+                mode: opts.run_mode,
+                profile,
+                extra: &extra,
+            };
+            toolchain::compile(&sources, &build, &exe)?;
+        }
+    }
     let mut cmd = Command::new(&exe);
     cmd.args(args);
     if let Some(d) = &run_dir {
@@ -243,6 +283,10 @@ fn run(
     }
     // The simulated product is the one whose macros the build defined.
     cmd.env("ASCENDC_PRODUCT", profile.soc);
+    // Kernels the program compiles at run time (aclrtcCompileProg) are built by this `ascendc`.
+    if let Ok(me) = std::env::current_exe() {
+        cmd.env("ASCENDC_CLI", me);
+    }
     for (k, v) in opts
         .schedule
         .iter()
@@ -269,7 +313,12 @@ fn flags(
     std: &str,
     product: Option<&str>,
     mode: RunMode,
+    cmake: bool,
 ) -> Result<ExitCode, String> {
+    if cmake {
+        println!("{}", cmake::package_dir().display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = Vec::new();
     if !libs {
         out.extend(toolchain::cflags(
@@ -367,7 +416,8 @@ fn main() -> ExitCode {
             std,
             product,
             run_mode,
-        } => flags(cflags, libs, &std, product.as_deref(), run_mode),
+            cmake,
+        } => flags(cflags, libs, &std, product.as_deref(), run_mode, cmake),
         Cmd::Cxx { args } => cxx::run(&args),
         Cmd::Op {
             command:

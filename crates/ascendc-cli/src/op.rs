@@ -11,7 +11,6 @@ use crate::npy::Array;
 use crate::op_gen::{self, LaunchFiles};
 use crate::op_io::{self, TensorArg};
 use crate::{product, toolchain};
-use ascendc::chip::{ChipProfile, Product};
 use ascendc::DType;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -167,26 +166,6 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
     Ok(o)
 }
 
-/// The `platform` request line: the product facts PlatformAscendC answers with. Atlas A3
-/// reports the A2 SoC version, as the platform documentation says.
-fn platform_line(p: &ChipProfile) -> String {
-    let short = if p.product == Product::Ascend910_93 {
-        "Ascend910B"
-    } else {
-        p.soc
-    };
-    let (aic, aiv, vector) = if p.separated {
-        (p.ai_cores, p.vector_cores, 0)
-    } else {
-        (p.ai_cores, p.ai_cores, p.vector_cores)
-    };
-    let b = &p.buffer_size;
-    format!(
-        "platform {} {short} {} {aic} {aiv} {vector} {} {} {} {} {} {} {} {}",
-        p.soc, p.npu_arch, b[0], b[1], b[2], b[3], b[4], b[5], b[6], p.workspace_bytes
-    )
-}
-
 /// The C++ sources in `dir`, sorted.
 fn sources_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -217,6 +196,7 @@ fn run_host(host_dir: &Path, tmp: &Path, request: &Path, report: &Path) -> Resul
         .arg(include.join("ascendc/host/op_host_main.cpp"))
         .arg("-o")
         .arg(&exe)
+        .args(toolchain::libs()?)
         .status()
         .map_err(|e| format!("cannot run {cxx}: {e} (install g++ or set CXX)"))?;
     if !status.success() {
@@ -308,7 +288,7 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     let t = tmp.path();
 
     // The request for the host program.
-    let mut request = format!("{}\n", platform_line(profile));
+    let mut request = format!("{}\n", ascendc_ffi::platform::platform_line(profile));
     if let Some(op) = r.op {
         request.push_str(&format!("op {op}\n"));
     }
@@ -420,7 +400,13 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     )
     .map_err(|e| e.to_string())?;
     sources.push(launcher);
-    let extra = vec!["-include".to_string(), prelude.display().to_string()];
+    let extra = vec![
+        "-include".to_string(),
+        prelude.display().to_string(),
+        product::registration_source(profile, t)?
+            .display()
+            .to_string(),
+    ];
     let build = toolchain::Build {
         std: "c++17",
         mode: toolchain::RunMode::Cpu,
@@ -476,16 +462,5 @@ field uint32_t b 4 2 0\nend_struct\n",
         assert_eq!((o.block_dim, o.tiling_key, o.tiling_size), (8, 2, 12));
         assert_eq!(o.structs[0].fields[1].count, 2);
         assert!(parse_outcome("block_dim x").is_err());
-    }
-
-    #[test]
-    fn platform_line_follows_the_profile() {
-        let a2 = platform_line(ChipProfile::by_name("A2").unwrap());
-        assert!(a2.starts_with("platform Ascend910B Ascend910B 2201 24 48 0 196608 "));
-        let a3 = platform_line(ChipProfile::by_name("A3").unwrap());
-        assert!(a3.starts_with("platform Ascend910_93 Ascend910B 2201 24 48 0 "));
-        let p = platform_line(ChipProfile::by_name("310P").unwrap());
-        assert!(p.starts_with("platform Ascend310P Ascend310P 2002 8 8 7 262144 "));
-        assert!(p.ends_with(" 2097152"));
     }
 }

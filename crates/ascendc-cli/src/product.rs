@@ -13,6 +13,7 @@
 //! says otherwise, so the split-architecture products get their vector-core macros.
 
 use ascendc::chip::{ChipProfile, Product};
+use std::path::{Path, PathBuf};
 
 /// `__CCE_AICORE__` and the `__DAV_*` macros of one product.
 struct ProductMacros {
@@ -59,14 +60,44 @@ pub fn defines(profile: &ChipProfile) -> Vec<String> {
     out
 }
 
+/// Writes, in `dir`, the C++ source a program links to record the product it was built for: a
+/// static initializer handing `profile`'s SoC to the simulator, which then simulates that
+/// product when the program runs without `$ASCENDC_PRODUCT`. Returns its path.
+pub fn registration_source(profile: &ChipProfile, dir: &Path) -> Result<PathBuf, String> {
+    let path = dir.join("ascendc_build_product.cpp");
+    let text = format!(
+        "// The product `ascendc` built this program for.\n\
+extern \"C\" void ascendc_set_build_product(const char* soc);\n\
+namespace {{\n\
+[[maybe_unused]] const bool kBuildProduct = (ascendc_set_build_product(\"{}\"), true);\n\
+}}  // namespace\n",
+        profile.soc
+    );
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
 /// The profile `--product` (or `$ASCENDC_PRODUCT`) names, else the default one.
 pub fn resolve(name: Option<&str>) -> Result<&'static ChipProfile, String> {
     let env = std::env::var("ASCENDC_PRODUCT").ok();
     match name.or(env.as_deref()) {
-        Some(n) => ChipProfile::by_name(n)
-            .ok_or_else(|| format!("unknown product {n} (910, 310P, A2, A3, 310B)")),
+        Some(n) => lookup(n),
         None => Ok(ChipProfile::default_profile()),
     }
+}
+
+/// The profile `name` names: a series, a SoC or an NPU architecture; an error listing the accepted
+/// names otherwise.
+pub fn lookup(name: &str) -> Result<&'static ChipProfile, String> {
+    ChipProfile::by_name(name).ok_or_else(|| {
+        let l = name.to_ascii_lowercase();
+        let why = if l.starts_with("ascend950") || l == "dav-3510" {
+            "Ascend 950 (dav-3510) is not simulated".to_string()
+        } else {
+            format!("unknown product {name}")
+        };
+        format!("{why}; accepted: {}", ChipProfile::accepted_names())
+    })
 }
 
 #[cfg(test)]
@@ -101,5 +132,26 @@ mod tests {
             defines(ChipProfile::by_name("310B").unwrap())[..2],
             ["-D__NPU_ARCH__=3002", "-D__CCE_AICORE__=300"]
         );
+        // A SoC has its series' macros.
+        assert_eq!(defines(lookup("Ascend910B3").unwrap()), a2);
+    }
+
+    #[test]
+    fn unknown_names_list_the_accepted_ones() {
+        let e = lookup("Ascend910C9").unwrap_err();
+        assert!(
+            e.starts_with("unknown product Ascend910C9; accepted: series 910, 310P, A2"),
+            "{e}"
+        );
+        assert!(
+            e.contains("Ascend910B4-1") && e.contains("dav-2201/dav-c220"),
+            "{e}"
+        );
+        let e = lookup("dav-3510").unwrap_err();
+        assert!(
+            e.starts_with("Ascend 950 (dav-3510) is not simulated; accepted: "),
+            "{e}"
+        );
+        assert_eq!(lookup("dav-m200").unwrap().soc, "Ascend310P");
     }
 }

@@ -1,7 +1,6 @@
 //! `ICPU_RUN_KF`: runs a C++ kernel's blocks on simulated cores and reports the outcome.
 
 use crate::abi::{block_scope, call, take_last_error, AscLoc};
-use ascendc::chip::ChipProfile;
 use ascendc::error::{Category, SimError};
 use ascendc::{get_block_idx, KernelMode, Launch, Schedule};
 use std::ffi::{c_char, c_void, CStr};
@@ -57,16 +56,6 @@ fn trace_path() -> Option<PathBuf> {
 /// at a failed call or an exception.
 pub type BlockFn = unsafe extern "C" fn(ctx: *mut c_void) -> i32;
 
-/// The product to simulate: `$ASCENDC_PRODUCT` (`910`, `310P`, `A2`, `A3`, `310B`…) or the default.
-fn profile() -> Result<&'static ChipProfile, String> {
-    match std::env::var("ASCENDC_PRODUCT") {
-        Ok(name) => ChipProfile::by_name(&name).ok_or_else(|| {
-            format!("ASCENDC_PRODUCT={name} names no product (910, 310P, A2, A3, 310B)")
-        }),
-        Err(_) => Ok(ChipProfile::default_profile()),
-    }
-}
-
 /// `$ASCENDC_SCHEDULE` (`order`, `reverse`, `shuffle:SEED`) and `$ASCENDC_SCHEDULE_CHECK` (a
 /// number of schedules), as `ascendc run --schedule / --schedule-check` set them.
 fn schedule_env() -> Result<(Option<Schedule>, Option<usize>), String> {
@@ -103,7 +92,7 @@ pub unsafe extern "C" fn ascendc_launch(
     let name = CStr::from_ptr(name).to_string_lossy();
     let at = loc.source();
     crate::fault::install();
-    let (profile, (schedule, check)) = match profile().and_then(|p| Ok((p, schedule_env()?))) {
+    let (profile, (schedule, check)) = match crate::platform::profile().and_then(|p| Ok((p, schedule_env()?))) {
         Ok(p) => p,
         Err(msg) => {
             eprintln!("error: {msg}");

@@ -30,6 +30,7 @@ pub mod local_alloc;
 pub mod multicore;
 pub mod order_sync;
 pub mod pipe;
+pub mod platform;
 pub mod pool;
 pub mod que_config;
 pub mod reduce;

@@ -1,4 +1,9 @@
-//! Chip profiles: everything that differs between products, as data.
+//! Chip profiles: everything that differs between products, as data — one profile per series
+//! and one per SoC of a series ([`SOCS`]).
+
+mod soc;
+
+pub use soc::{by_arch, SOCS};
 
 use crate::dtype::{DType, DTypeSet};
 use crate::position::{Hardware, TPosition};
@@ -184,7 +189,10 @@ const fn map(c1: H, c2: H, co2: H, spm: H, c2pipe2gm: Option<H>) -> [Option<H>; 
 const COUPLED_ALIGN: [u32; 7] = [32, 32, 512, 512, 64, 64, 64];
 
 /// Atlas training series (Ascend 910).
-pub static ASCEND910: ChipProfile = ChipProfile {
+pub static ASCEND910: ChipProfile = TRAINING;
+
+// The training-series facts, shared by its SoCs.
+const TRAINING: ChipProfile = ChipProfile {
     product: Product::Ascend910,
     name: "Atlas training series",
     soc: "Ascend910",
@@ -217,7 +225,10 @@ pub static ASCEND910: ChipProfile = ChipProfile {
 };
 
 /// Atlas inference series AI Core (Ascend 310P).
-pub static ASCEND310P: ChipProfile = ChipProfile {
+pub static ASCEND310P: ChipProfile = INFERENCE;
+
+// The inference-series facts, shared by its SoCs.
+const INFERENCE: ChipProfile = ChipProfile {
     product: Product::Ascend310P,
     name: "Atlas inference series (AI Core)",
     soc: "Ascend310P",
@@ -271,14 +282,18 @@ const A2_ALIGN: [u32; 7] = [32, 32, 512, 512, 64, 64, 64];
 const A2_MAP: [Option<H>; 16] = map(H::L1, H::BIAS, H::GM, H::L1, Some(H::FIXBUF));
 
 /// Atlas A2 training / inference (Ascend 910B). The default profile.
-pub static ASCEND910B: ChipProfile = ChipProfile {
+pub static ASCEND910B: ChipProfile = A2;
+
+/// Atlas A3 training / inference (Ascend 910_93).
+pub static ASCEND910_93: ChipProfile = A3;
+
+const A2: ChipProfile = ChipProfile {
     name: "Atlas A2 training/inference series",
     soc: "Ascend910B",
     ..ASCEND910B_FIELDS
 };
 
-/// Atlas A3 training / inference (Ascend 910_93).
-pub static ASCEND910_93: ChipProfile = ChipProfile {
+const A3: ChipProfile = ChipProfile {
     product: Product::Ascend910_93,
     name: "Atlas A3 training/inference series",
     soc: "Ascend910_93",
@@ -311,7 +326,10 @@ const ASCEND910B_FIELDS: ChipProfile = ChipProfile {
 };
 
 /// Atlas 200I/500 A2 inference (Ascend 310B).
-pub static ASCEND310B: ChipProfile = ChipProfile {
+pub static ASCEND310B: ChipProfile = INFERENCE_A2;
+
+// The Atlas 200I/500 A2 facts, shared by its SoCs.
+const INFERENCE_A2: ChipProfile = ChipProfile {
     product: Product::Ascend310B,
     name: "Atlas 200I/500 A2 inference series",
     soc: "Ascend310B",
@@ -355,7 +373,7 @@ pub const AIC_BUFFERS: [Hardware; 6] = [
 pub const AIV_BUFFERS: [Hardware; 2] = [Hardware::UB, Hardware::L1];
 
 impl ChipProfile {
-    /// Every profile, training 910 first.
+    /// Every series profile, training 910 first.
     pub fn all() -> [&'static ChipProfile; 5] {
         [
             &ASCEND910,
@@ -371,19 +389,37 @@ impl ChipProfile {
         &ASCEND910B
     }
 
-    /// Looks a profile up by SoC or short name (`910`, `310P`, `910B`/`A2`, `910_93`/`A3`, `310B`),
-    /// case-insensitive.
+    /// Looks a profile up by name, case-insensitive: a series (`910`, `310P`, `910B`/`A2`,
+    /// `910_93`/`A3`, `310B`, or their SoC version `Ascend910B`, …), a SoC of one
+    /// (`Ascend910B3`, `Ascend310P1`, `Ascend910_9382`, … in [`SOCS`]) or an NPU architecture
+    /// (`dav-2201`, `dav-m200`, …, [`by_arch`]).
     pub fn by_name(name: &str) -> Option<&'static ChipProfile> {
         let n = name.to_ascii_lowercase();
         let n = n.trim_start_matches("ascend");
         Some(match n {
             "910" | "training" => &ASCEND910,
             "310p" | "inference" => &ASCEND310P,
-            "910b" | "a2" | "910b1" | "910b2" | "910b3" | "910b4" => &ASCEND910B,
+            "910b" | "a2" => &ASCEND910B,
             "910_93" | "a3" => &ASCEND910_93,
             "310b" | "200i" | "500a2" => &ASCEND310B,
-            _ => return None,
+            _ => return soc::by_soc_name(name).or_else(|| by_arch(name)),
         })
+    }
+
+    /// Every name [`ChipProfile::by_name`] accepts, for error messages.
+    pub fn accepted_names() -> String {
+        soc::accepted_names()
+    }
+
+    /// The series profile this profile belongs to (itself for a series).
+    pub fn series(&self) -> &'static ChipProfile {
+        match self.product {
+            Product::Ascend910 => &ASCEND910,
+            Product::Ascend310P => &ASCEND310P,
+            Product::Ascend910B => &ASCEND910B,
+            Product::Ascend910_93 => &ASCEND910_93,
+            Product::Ascend310B => &ASCEND310B,
+        }
     }
 
     /// Capacity of an on-chip memory in bytes (0 where it does not exist; GM has no limit here).
@@ -501,6 +537,54 @@ mod tests {
         assert_eq!(ASCEND910_93.buffer_size, ASCEND910B.buffer_size);
         assert_eq!(ASCEND910_93.soc, "Ascend910_93");
         assert_eq!(ASCEND910_93.product, Product::Ascend910_93);
+    }
+
+    #[test]
+    fn socs_keep_their_series_but_the_name_and_cores() {
+        let b3 = ChipProfile::by_name("Ascend910B3").unwrap();
+        assert_eq!(
+            (b3.soc, b3.ai_cores, b3.vector_cores),
+            ("Ascend910B3", 20, 40)
+        );
+        assert_eq!(b3.buffer_size, ASCEND910B.buffer_size);
+        assert_eq!(b3.series().soc, "Ascend910B");
+        let p1 = ChipProfile::by_name("ascend310p1").unwrap();
+        assert_eq!(
+            (p1.product, p1.ai_cores, p1.vector_cores),
+            (Product::Ascend310P, 10, 8)
+        );
+        assert_eq!(
+            ChipProfile::by_name("910B4-1").unwrap().soc,
+            "Ascend910B4-1"
+        );
+        assert_eq!(
+            ChipProfile::by_name("Ascend910_9382").unwrap().series().soc,
+            "Ascend910_93"
+        );
+        for p in &SOCS {
+            assert!(
+                std::ptr::eq(ChipProfile::by_name(p.soc).unwrap(), p),
+                "{}",
+                p.soc
+            );
+            assert_eq!(p.npu_arch, p.series().npu_arch);
+            assert!(ChipProfile::accepted_names().contains(p.soc));
+        }
+        // The series name keeps its series profile.
+        assert_eq!(ChipProfile::by_name("Ascend910B").unwrap().vector_cores, 48);
+    }
+
+    #[test]
+    fn npu_architectures_name_one_series() {
+        let soc = |s: &str| ChipProfile::by_name(s).map(|p| p.soc);
+        assert_eq!(soc("dav-2201"), Some("Ascend910B"));
+        assert_eq!(soc("dav-c220-vec"), Some("Ascend910B"));
+        assert_eq!(soc("DAV-M200"), Some("Ascend310P"));
+        assert_eq!(soc("dav-2002"), Some("Ascend310P"));
+        assert_eq!(soc("dav-c100"), Some("Ascend910"));
+        assert_eq!(soc("dav-3002"), Some("Ascend310B"));
+        assert_eq!(soc("dav-3510"), None);
+        assert_eq!(soc("dav-"), None);
     }
 
     #[test]

@@ -101,9 +101,9 @@ Request ReadRequest(const char* path) {
         if (key == "op") {
             ls >> r.op;
         } else if (key == "platform") {
-            fe::PlatFormInfos& p = CurrentPlatform();
-            ls >> p.soc >> p.shortSoc >> p.npuArch >> p.aicNum >> p.aivNum >> p.vectorCoreNum >> p.ub >> p.l1 >> p.l0a >>
-                p.l0b >> p.l0c >> p.bt >> p.fb >> p.sysWorkspace;
+            if (!fe::ReadPlatformFields(ls, CurrentPlatform())) {
+                Fail("the request's platform line is incomplete: " + line);
+            }
         } else if (key == "input") {
             GivenInput g;
             int dt = 0;

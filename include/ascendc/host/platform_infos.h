@@ -1,9 +1,10 @@
 // fe::PlatFormInfos: the facts of the simulated product a TilingFunc sees through
-// TilingContext::GetPlatformInfo() and platform_ascendc::PlatformAscendC. `ascendc op run` fills
-// them from the selected chip profile (`--product`).
+// TilingContext::GetPlatformInfo() and platform_ascendc::PlatformAscendC, filled from the chip
+// profile of the product the program simulates (`--product`, a SoC such as Ascend910B3 included).
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 
 namespace fe {
@@ -29,5 +30,13 @@ public:
     // Bytes of UB ReserveLocalMemory set aside.
     uint64_t ubReserved = 0;
 };
+
+// Reads the fields of a `platform …` line after its keyword (the simulator's platform line:
+// series, short SoC version, NPU arch, AIC, AIV, vector cores, UB, L1, L0A, L0B, L0C, BT, FB,
+// system workspace). False when the line is incomplete.
+inline bool ReadPlatformFields(std::istream& in, PlatFormInfos& p) {
+    return static_cast<bool>(in >> p.soc >> p.shortSoc >> p.npuArch >> p.aicNum >> p.aivNum >> p.vectorCoreNum >>
+                             p.ub >> p.l1 >> p.l0a >> p.l0b >> p.l0c >> p.bt >> p.fb >> p.sysWorkspace);
+}
 
 }  // namespace fe

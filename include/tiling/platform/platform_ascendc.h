@@ -1,9 +1,11 @@
-// platform_ascendc::PlatformAscendC: the facts of the simulated product a TilingFunc reads
-// (core counts, buffer sizes, SoC version, system workspace), answered from the chip profile
-// `ascendc op run --product` selects.
+// platform_ascendc::PlatformAscendC: the facts of the simulated product a TilingFunc or host
+// code reads (core counts, buffer sizes, SoC version, system workspace), answered from the chip
+// profile of the product the program simulates: `--product` of `ascendc run` / `ascendc op run` /
+// `ascendc cxx` (a SoC such as Ascend910B3 has its own core counts), or $ASCENDC_PRODUCT.
 #pragma once
 
 #include <cstdint>
+#include <sstream>
 #include <string>
 
 #include "ascendc/host/fail.h"
@@ -96,10 +98,25 @@ public:
 
 }  // namespace platform_ascendc
 
+// The simulator's platform line of the simulated product (`platform …`, or `error MESSAGE`).
+extern "C" const char* ascendc_platform_line();
+
 namespace ascendc_host {
-// The platform `ascendc op run` selected (filled before any host function runs).
+// The platform of the simulated product, read from the simulator on first use (`ascendc op run`
+// then writes the one its request names).
 inline fe::PlatFormInfos& CurrentPlatform() {
-    static fe::PlatFormInfos info;
+    static fe::PlatFormInfos info = [] {
+        fe::PlatFormInfos p;
+        std::istringstream in(ascendc_platform_line());
+        std::string key;
+        in >> key;
+        if (key != "platform" || !fe::ReadPlatformFields(in, p)) {
+            std::string message;
+            std::getline(in >> std::ws, message);
+            Fail("PlatformAscendC: " + message);
+        }
+        return p;
+    }();
     return info;
 }
 }  // namespace ascendc_host
