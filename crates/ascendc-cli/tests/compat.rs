@@ -40,9 +40,15 @@ fn names_types_and_overloads() {
     );
     // KERNEL_LOG writes one line per block to stderr with the level, file and line.
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("[INFO] ") && err.contains("compat_names.cpp:"), "{err}");
+    assert!(
+        err.contains("[INFO] ") && err.contains("compat_names.cpp:"),
+        "{err}"
+    );
     for b in 0..3 {
-        assert!(err.contains(&format!("[block {b}] block {b} of 3")), "{err}");
+        assert!(
+            err.contains(&format!("[block {b}] block {b} of 3")),
+            "{err}"
+        );
     }
 }
 

@@ -92,13 +92,14 @@ pub unsafe extern "C" fn ascendc_launch(
     let name = CStr::from_ptr(name).to_string_lossy();
     let at = loc.source();
     crate::fault::install();
-    let (profile, (schedule, check)) = match crate::platform::profile().and_then(|p| Ok((p, schedule_env()?))) {
-        Ok(p) => p,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            return 1;
-        }
-    };
+    let (profile, (schedule, check)) =
+        match crate::platform::profile().and_then(|p| Ok((p, schedule_env()?))) {
+            Ok(p) => p,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return 1;
+            }
+        };
     let ctx = ctx as usize;
     let mut launch = Launch::new(block_dim)
         .profile(profile)
