@@ -669,8 +669,8 @@ mod tests {
     fn double_to_16_bit_floats_round_once() {
         // Just above the half tie 12.72265625 (between 0xca5c and 0xca5d): a trip through f32
         // lands on the tie and rounds to even; one rounding goes up.
-        assert_eq!(f16_from_f64(-12.722656408656363).to_bits(), 0xca5d);
-        assert_eq!(bf16_from_f64(5.8935291817191746e-09).to_bits(), 0x31cb);
+        assert_eq!(f16_from_f64(-12.722_656_408_656_363).to_bits(), 0xca5d);
+        assert_eq!(bf16_from_f64(5.893_529_181_719_175e-9).to_bits(), 0x31cb);
         // Exact ties still go to even, overflow to infinity, NaN stays NaN.
         assert_eq!(f16_from_f64(2049.0).to_bits(), 0x6800);
         assert_eq!(f16_from_f64(65520.0).to_bits(), 0x7c00);
