@@ -1,8 +1,25 @@
 // The cube unit: LoadData (L1 -> L0A/L0B), LoadDataWithTranspose, Mmad (L0A x L0B -> L0C) and
-// Fixpipe (L0C -> GM / L1), forwarding to the simulator's cube module.
+// Fixpipe (L0C -> GM / L1), forwarding to the simulator's cube module; the other cube families
+// are in the cube_*.h headers included here.
 #pragma once
 
 #include "data_copy.h"
+#include "cube_broadcast.h"
+#include "cube_fill.h"
+
+// The Fixpipe conversion modes. The vendor toolchain declares this enum at global scope, so kernels
+// spell it `QuantMode_t::DEQF16` without a namespace; AscendC::QuantMode_t names the same type.
+enum QuantMode_t : uint8_t {
+    NoQuant = 0,
+    F322F16,
+    F322BF16,
+    DEQF16,
+    VDEQF16,
+    QF322B8_PRE,
+    VQF322B8_PRE,
+    REQ8,
+    VREQ8,
+};
 
 namespace AscendC {
 namespace detail {
@@ -58,6 +75,8 @@ int32_t ascendc_fixpipe(uint8_t dstElem, uint8_t srcElem, uint8_t toGm, const As
 
 namespace AscendC {
 
+using ::QuantMode_t;
+
 // 512-byte fractals from L1 (A1/B1) to L0A (A2) / L0B (B2).
 struct LoadData2DParams {
     uint16_t startIndex = 0;  // first source fractal
@@ -74,6 +93,9 @@ struct LoadData2DParams {
           dstGap(dstGapIn), ifTranspose(ifTransposeIn), addrMode(addrModeIn) {}
 };
 
+// The earlier spelling.
+using LoadData2dParams = LoadData2DParams;
+
 // The Ascend 950 form: refused on every modelled product.
 struct LoadData2DParamsV2 {
     uint32_t mStartPosition = 0, kStartPosition = 0;
@@ -82,6 +104,11 @@ struct LoadData2DParamsV2 {
     uint16_t dstStride = 0;
     bool ifTranspose = false;
     uint8_t sid = 0;
+    LoadData2DParamsV2() = default;
+    LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn, uint16_t mStepIn, uint16_t kStepIn,
+                       int32_t srcStrideIn, uint16_t dstStrideIn, bool ifTransposeIn, uint8_t sidIn)
+        : mStartPosition(mStartPositionIn), kStartPosition(kStartPositionIn), mStep(mStepIn), kStep(kStepIn),
+          srcStride(srcStrideIn), dstStride(dstStrideIn), ifTranspose(ifTransposeIn), sid(sidIn) {}
 };
 
 struct LoadData2dTransposeParams {
@@ -118,39 +145,33 @@ struct MmadParams {
           cmatrixInitVal(cmatrixInitValIn) {}
 };
 
-enum QuantMode_t : uint8_t {
-    NoQuant = 0,
-    F322F16,
-    F322BF16,
-    DEQF16,
-    VDEQF16,
-    QF322B8_PRE,
-    VQF322B8_PRE,
-    REQ8,
-    VREQ8,
+// FixpipeParamsV220: the constructors in the vendor's order (reluEn before the quantisation
+// fields). FixpipeParamsM300 (Atlas 200I/500 A2) is the same type, as in the vendor headers; the
+// simulator applies the running product's rules.
+struct FixpipeParamsV220 {
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+    FixpipeParamsV220() = default;
+    FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn, bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
+    FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn, bool reluEnIn,
+                      QuantMode_t quantPreIn, int64_t deqScalarIn, uint16_t ndNumIn, uint16_t srcNdStrideIn,
+                      uint16_t dstNdStrideIn, uint8_t unitFlagIn, bool isChannelSplitIn = false)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(uint64_t(deqScalarIn)), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          reluEn(reluEnIn), unitFlag(unitFlagIn), isChannelSplit(isChannelSplitIn) {}
 };
-
-#define ASCENDC_FIXPIPE_PARAMS(Name)                                   \
-    struct Name {                                                      \
-        uint16_t nSize = 0;                                            \
-        uint16_t mSize = 0;                                            \
-        uint16_t srcStride = 0;                                        \
-        uint32_t dstStride = 0;                                        \
-        QuantMode_t quantPre = QuantMode_t::NoQuant;                   \
-        uint64_t deqScalar = 0;                                        \
-        uint16_t ndNum = 1;                                            \
-        uint16_t srcNdStride = 0;                                      \
-        uint32_t dstNdStride = 0;                                      \
-        bool reluEn = false;                                           \
-        uint8_t unitFlag = 0;                                          \
-        bool isChannelSplit = false;                                   \
-        Name() = default;                                              \
-        Name(uint16_t n, uint16_t m, uint16_t src, uint32_t dst, bool relu) \
-            : nSize(n), mSize(m), srcStride(src), dstStride(dst), reluEn(relu) {} \
-    };
-ASCENDC_FIXPIPE_PARAMS(FixpipeParamsV220)
-ASCENDC_FIXPIPE_PARAMS(FixpipeParamsM300)
-#undef ASCENDC_FIXPIPE_PARAMS
+using FixpipeParamsM300 = FixpipeParamsV220;
 
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 
@@ -186,13 +207,12 @@ inline RawMmad Mmad(const MmadParams& p) {
     return {p.m, p.n, p.k, uint8_t(p.isBias), p.unitFlag, uint8_t(p.kDirectionAlign), uint8_t(p.cmatrixSource),
             uint8_t(p.cmatrixInitVal)};
 }
-template <typename P>
-RawFixpipe Fixpipe(const P& p) {
+inline RawFixpipe Fixpipe(const FixpipeParamsV220& p) {
     return {p.nSize, p.mSize, p.srcStride, p.dstStride, uint8_t(p.quantPre), p.deqScalar, p.ndNum,
             p.srcNdStride, p.dstNdStride, uint8_t(p.reluEn), p.unitFlag, uint8_t(p.isChannelSplit)};
 }
-template <typename P>
-constexpr uint8_t fixpipeForm = std::is_same<P, FixpipeParamsM300>::value ? 1 : 0;
+// `form` of ascendc_fixpipe: the parameter structure the running product takes.
+constexpr uint8_t FIXPIPE_PRODUCT_FORM = 2;
 }  // namespace detail
 
 template <typename T, typename U, typename S>
@@ -211,26 +231,23 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
                                &fm.Raw(), &filter.Raw(), &bias.Raw(), &r, loc));
 }
 
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename P,
-          typename = typename std::enable_if<std::is_same<P, FixpipeParamsV220>::value ||
-                                             std::is_same<P, FixpipeParamsM300>::value>::type>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const P& p, detail::Loc loc = detail::Loc()) {
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p,
+             detail::Loc loc = detail::Loc()) {
     detail::RawFixpipe r = detail::Fixpipe(p);
     detail::RawGlobal g = dst.Raw();
     detail::Check(ascendc_fixpipe(detail::dtype<T>, detail::dtype<U>, 1, nullptr, &g, &src.Raw(), nullptr, &r,
-                                  detail::fixpipeForm<P>, config.format == CO2Layout::NZ, loc));
+                                  detail::FIXPIPE_PRODUCT_FORM, config.format == CO2Layout::NZ, loc));
 }
 
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t, typename P,
-          typename = typename std::enable_if<std::is_same<P, FixpipeParamsV220>::value ||
-                                             std::is_same<P, FixpipeParamsM300>::value>::type>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace, const P& p,
-             detail::Loc loc = detail::Loc()) {
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& p, detail::Loc loc = detail::Loc()) {
     static_assert(std::is_same<S, uint64_t>::value, "the quantisation workspace holds uint64_t words");
     detail::RawFixpipe r = detail::Fixpipe(p);
     detail::RawGlobal g = dst.Raw();
     detail::Check(ascendc_fixpipe(detail::dtype<T>, detail::dtype<U>, 1, nullptr, &g, &src.Raw(),
-                                  &cbufWorkspace.Raw(), &r, detail::fixpipeForm<P>,
+                                  &cbufWorkspace.Raw(), &r, detail::FIXPIPE_PRODUCT_FORM,
                                   config.format == CO2Layout::NZ, loc));
 }
 
@@ -239,7 +256,7 @@ void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Fixpipe
              detail::Loc loc = detail::Loc()) {
     detail::RawFixpipe r = detail::Fixpipe(p);
     detail::Check(ascendc_fixpipe(detail::dtype<T>, detail::dtype<U>, 0, &dst.Raw(), nullptr, &src.Raw(), nullptr,
-                                  &r, 0, config.format == CO2Layout::NZ, loc));
+                                  &r, detail::FIXPIPE_PRODUCT_FORM, config.format == CO2Layout::NZ, loc));
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t>
@@ -248,7 +265,10 @@ void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTe
     static_assert(std::is_same<S, uint64_t>::value, "the quantisation workspace holds uint64_t words");
     detail::RawFixpipe r = detail::Fixpipe(p);
     detail::Check(ascendc_fixpipe(detail::dtype<T>, detail::dtype<U>, 0, &dst.Raw(), nullptr, &src.Raw(),
-                                  &cbufWorkspace.Raw(), &r, 0, config.format == CO2Layout::NZ, loc));
+                                  &cbufWorkspace.Raw(), &r, detail::FIXPIPE_PRODUCT_FORM,
+                                  config.format == CO2Layout::NZ, loc));
 }
 
 }  // namespace AscendC
+
+#include "cube_copy_out.h"

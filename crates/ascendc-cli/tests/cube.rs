@@ -65,3 +65,86 @@ fn mix_kernel_aic_matmul_aiv_leaky_relu() {
         assert!(!err.contains("warning"), "{s:?}\n{err}");
     }
 }
+
+#[test]
+fn vendor_parameter_spellings_compile_and_compute() {
+    for product in ["A2", "A3"] {
+        let (ok, out, err) = run("cube_params.cpp", &["--product", product]);
+        assert!(ok, "{product}\n{out}\n{err}");
+        for line in [
+            "five-value FixpipeParamsV220 (ReLU): PASS",
+            "eleven-value FixpipeParamsV220 (F322F16, no ReLU): PASS",
+            "PASS",
+        ] {
+            assert!(
+                out.lines().any(|l| l == line),
+                "{product}: missing `{line}` in\n{out}\n{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fill_sets_l1_and_l0_buffers() {
+    let (ok, out, err) = run("cube_fill.cpp", &[]);
+    assert!(ok, "{out}\n{err}");
+    for line in [
+        "L0A/L0B ones, Mmad: PASS",
+        "L1 blocks with gaps: PASS",
+        "PASS",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in\n{out}\n{err}"
+        );
+    }
+    let (ok, out, err) = run("cube_fill.cpp", &["--product", "310P", "--", "inference"]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.lines().any(|l| l == "repeatTimes only: PASS"),
+        "{out}\n{err}"
+    );
+    assert!(!err.contains("warning"), "{err}");
+}
+
+#[test]
+fn broadcast_vec_to_mm_fills_l0c_on_the_inference_series() {
+    let (ok, out, err) = run("cube_broadcast.cpp", &["--product", "310P"]);
+    assert!(ok, "{out}\n{err}");
+    for line in [
+        "float [1, 16] -> [16, 16]: PASS",
+        "half [1, 32] -> [32, 32] NZ: PASS",
+        "PASS",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in\n{out}\n{err}"
+        );
+    }
+    let (ok, _, err) = run("cube_broadcast.cpp", &[]);
+    assert!(!ok);
+    assert!(
+        err.contains("BroadCastVecToMM is not supported on Atlas A2")
+            && err.contains("cube_broadcast.cpp:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn data_copy_from_l0c_with_the_fixpipe_registers() {
+    let (ok, out, err) = run("cube_copy_out.cpp", &[]);
+    assert!(ok, "{out}\n{err}");
+    for line in [
+        "scalar DEQF16, ReLU, NZ2ND: PASS",
+        "vector VDEQF16 from the Fixpipe buffer, NZ: PASS",
+        "float -> half into L1: PASS",
+        "SetFixPipeConfig unit-flag reset: PASS",
+        "PASS",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in\n{out}\n{err}"
+        );
+    }
+    assert!(!err.contains("warning"), "{err}");
+}

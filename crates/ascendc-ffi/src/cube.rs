@@ -1,8 +1,15 @@
-//! The cube unit for C++ kernels: `LoadData`, `LoadDataWithTranspose`, `Mmad` and `Fixpipe`.
+//! The cube unit for C++ kernels: `LoadData`, `LoadDataWithTranspose`, `Mmad` and `Fixpipe`; the
+//! other cube families in the submodules.
+
+pub mod broadcast;
+pub mod copy_out;
+pub mod fill;
 
 use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
 use crate::gm::global;
 use crate::with_dtype;
+use ascendc::api::cube::fixpipe::FixpipeArgs;
+use ascendc::api::cube::support::FixpipeForm;
 use ascendc::error::{Category, SimError};
 use ascendc::{
     bf16, f16, fixpipe, load_data, load_data_with_transpose, mmad, DType, Element,
@@ -106,7 +113,7 @@ pub struct AscMmad {
     pub cmatrix_init_val: u8,
 }
 
-fn no_combination(api: &'static str, what: String) -> SimError {
+pub(crate) fn no_combination(api: &'static str, what: String) -> SimError {
     SimError::new(Category::Type, api, what)
 }
 
@@ -208,7 +215,7 @@ pub struct AscFixpipe {
     pub is_channel_split: u8,
 }
 
-fn quant(i: u8) -> Result<QuantMode, SimError> {
+pub(crate) fn quant(i: u8) -> Result<QuantMode, SimError> {
     use QuantMode::*;
     [
         NoQuant,
@@ -257,7 +264,25 @@ unsafe fn fixpipe_typed<D: Element, S: Element>(
     p.unit_flag = r.unit_flag;
     p.is_channel_split = r.is_channel_split != 0;
     let cfg = if nz { CFG_NZ } else { CFG_ROW_MAJOR };
-    let m = FixpipeParamsM300 {
+    let w = w.as_ref();
+    macro_rules! go {
+        ($q:expr) => {
+            if to_gm {
+                fixpipe(&global::<D>("Fixpipe", &*dst_g)?, &s, w, $q, cfg)
+            } else {
+                fixpipe(&(*dst_l).tensor::<D>()?, &s, w, $q, cfg)
+            }
+        };
+    }
+    match form {
+        0 => go!(p),
+        1 => go!(m300(p)),
+        _ => go!(ProductForm(p)),
+    }
+}
+
+fn m300(p: FixpipeParamsV220) -> FixpipeParamsM300 {
+    FixpipeParamsM300 {
         n_size: p.n_size,
         m_size: p.m_size,
         src_stride: p.src_stride,
@@ -270,17 +295,24 @@ unsafe fn fixpipe_typed<D: Element, S: Element>(
         relu_en: p.relu_en,
         unit_flag: p.unit_flag,
         is_channel_split: p.is_channel_split,
-    };
-    match (to_gm, form) {
-        (true, 0) => fixpipe(&global::<D>("Fixpipe", &*dst_g)?, &s, w.as_ref(), p, cfg),
-        (true, _) => fixpipe(&global::<D>("Fixpipe", &*dst_g)?, &s, w.as_ref(), m, cfg),
-        (false, 0) => fixpipe(&(*dst_l).tensor::<D>()?, &s, w.as_ref(), p, cfg),
-        (false, _) => fixpipe(&(*dst_l).tensor::<D>()?, &s, w.as_ref(), m, cfg),
+    }
+}
+
+/// The C++ `FixpipeParamsV220`, which is also `FixpipeParamsM300` there: whichever form the
+/// running product takes.
+#[derive(Clone, Copy)]
+struct ProductForm(FixpipeParamsV220);
+
+impl FixpipeArgs for ProductForm {
+    const FORM: Option<FixpipeForm> = None;
+    fn fields(self) -> FixpipeParamsV220 {
+        self.0
     }
 }
 
 /// `Fixpipe<D, S, config>(dst, src[, cbufWorkspace], params)`: `to_gm` 1 writes `dst_g`, 0
-/// writes `dst_l` (L1); `form` 0 `FixpipeParamsV220`, 1 `FixpipeParamsM300`; `nz` 1 for `CFG_NZ`.
+/// writes `dst_l` (L1); `form` 0 `FixpipeParamsV220`, 1 `FixpipeParamsM300`, 2 the running
+/// product's form (the C++ headers); `nz` 1 for `CFG_NZ`.
 ///
 /// # Safety
 /// The pointers the call uses are valid for reads; `ws` is null or valid.

@@ -115,7 +115,7 @@ macro_rules! fixpipe_params {
         }
 
         impl FixpipeArgs for $name {
-            const FORM: FixpipeForm = $form;
+            const FORM: Option<FixpipeForm> = Some($form);
             fn fields(self) -> FixpipeParamsV220 {
                 FixpipeParamsV220 {
                     n_size: self.n_size,
@@ -149,8 +149,9 @@ fixpipe_params!(
 
 /// The Fixpipe parameter structures.
 pub trait FixpipeArgs: Copy {
-    /// The product form this structure belongs to.
-    const FORM: FixpipeForm;
+    /// The product form this structure belongs to; `None` for the running product's own form
+    /// (the C++ headers, where `FixpipeParamsM300` is another name of `FixpipeParamsV220`).
+    const FORM: Option<FixpipeForm>;
     /// The fields.
     fn fields(self) -> FixpipeParamsV220;
 }
@@ -165,18 +166,18 @@ pub enum FixpipeTarget<'a> {
 
 /// A Fixpipe destination: `&GlobalTensor<D>` or `&LocalTensor<D>` (L1).
 pub trait FixpipeDst<D> {
-    /// The destination.
-    fn target(&self) -> Result<FixpipeTarget<'_>>;
+    /// The destination (`api` names the call in errors).
+    fn target(&self, api: &'static str) -> Result<FixpipeTarget<'_>>;
 }
 
 impl<D: Element> FixpipeDst<D> for &GlobalTensor<D> {
-    fn target(&self) -> Result<FixpipeTarget<'_>> {
-        Ok(FixpipeTarget::Gm(self.gm(API)?))
+    fn target(&self, api: &'static str) -> Result<FixpipeTarget<'_>> {
+        Ok(FixpipeTarget::Gm(self.gm(api)?))
     }
 }
 
 impl<D: Element> FixpipeDst<D> for &LocalTensor<D> {
-    fn target(&self) -> Result<FixpipeTarget<'_>> {
+    fn target(&self, _api: &'static str) -> Result<FixpipeTarget<'_>> {
         Ok(FixpipeTarget::Local(self.pos, self.hw, self.addr, self.len))
     }
 }
@@ -193,18 +194,101 @@ pub fn fixpipe<D: Element, S: Element, P: FixpipeArgs>(
 ) -> Result<()> {
     let loc = SourceLoc::caller();
     with_core(API, loc, |core| {
-        let target = dst.target()?;
-        run::<D, S>(
-            core,
-            loc,
-            target,
-            src,
-            workspace,
-            P::FORM,
-            params.fields(),
-            config,
-        )
+        let target = dst.target(API)?;
+        let p = params.fields();
+        check_form(core, P::FORM, &target)?;
+        let nd = config == FixpipeConfig::RowMajor;
+        // Fixpipe writes the registers the DataCopy L0C forms read.
+        let vector = p.quant_pre.vector();
+        if nd {
+            core.cube.fix.nd_para = Some((p.nd_num, p.src_nd_stride, p.dst_nd_stride as u16));
+        }
+        if vector {
+            // The library stages the words in the Fixpipe buffer where it chooses.
+            core.cube.fix.quant_tensor = None;
+        } else if p.quant_pre != QuantMode::NoQuant {
+            core.cube.fix.quant_pre = Some(p.deq_scalar);
+        }
+        let mv = Move {
+            api: API,
+            p,
+            nd,
+            scalar: Some(p.deq_scalar),
+            vector: VectorWords::Workspace(workspace),
+            clip: None,
+            eltwise: None,
+        };
+        execute::<D, S>(core, loc, target, src, &mv)
     })
+}
+
+/// Checks that the product has Fixpipe, takes this parameter form (`None`: its own) and, for an
+/// L1 destination, the L0C → L1 form.
+fn check_form(core: &Core, form: Option<FixpipeForm>, target: &FixpipeTarget) -> Result<()> {
+    let facts = cube_facts(core.profile);
+    let Some(own) = facts.fixpipe else {
+        return Err(SimError::new(
+            Category::Unsupported,
+            API,
+            format!(
+                "Fixpipe is not supported on {}: L0C results leave through DataCopy CO1 → CO2 \
+                 (DataCopyEnhancedParams) on this product",
+                core.profile
+            ),
+        ));
+    };
+    let form = form.unwrap_or(own);
+    if form != own {
+        return Err(SimError::new(
+            Category::Type,
+            API,
+            format!(
+                "{} takes FixpipeParams{own:?}, not FixpipeParams{form:?}",
+                core.profile
+            ),
+        ));
+    }
+    if matches!(target, FixpipeTarget::Local(..)) {
+        require(core, API, form == FixpipeForm::V220, "Fixpipe L0C → L1")?;
+    }
+    Ok(())
+}
+
+/// Where the per-column quantisation words of the vector modes come from.
+pub(crate) enum VectorWords<'a> {
+    /// Fixpipe's `cbufWorkspace` (L1), if passed.
+    Workspace(Option<&'a LocalTensor<u64>>),
+    /// The Fixpipe buffer at FPC QuantPreAddr (`SetFixPipeConfig`), if set.
+    FixBuf(Option<u64>),
+}
+
+/// The element-wise step of the Atlas 200I/500 A2 (`eltWiseOp`, `SetFixPipeAddr`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Eltwise {
+    /// Subtract (`eltWiseOp` 2) instead of add (1).
+    pub sub: bool,
+    /// L1 byte address of the half operand.
+    pub addr: u64,
+    /// Distance between its 16-column groups, in 32-byte blocks.
+    pub stride: u16,
+}
+
+/// One move out of L0C: a `Fixpipe`, or a `DataCopy` L0C form with the registers applied.
+pub(crate) struct Move<'a> {
+    /// The API named in errors and in the record.
+    pub api: &'static str,
+    /// Sizes, strides, conversion, ReLU, NZ → ND parameters and unit flag.
+    pub p: FixpipeParamsV220,
+    /// NZ → ND (otherwise NZ → NZ).
+    pub nd: bool,
+    /// The scalar quantisation word (`None`: never set).
+    pub scalar: Option<u64>,
+    /// The per-column words.
+    pub vector: VectorWords<'a>,
+    /// The ClipReLU maximum, half bits (Atlas 200I/500 A2).
+    pub clip: Option<u16>,
+    /// The element-wise step (Atlas 200I/500 A2).
+    pub eltwise: Option<Eltwise>,
 }
 
 /// A decoded quantisation word.
@@ -299,50 +383,20 @@ fn legal(s: DType, d: DType, q: QuantMode) -> bool {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run<D: Element, S: Element>(
+/// Runs one move out of L0C (the shared part of `Fixpipe` and the `DataCopy` L0C forms).
+pub(crate) fn execute<D: Element, S: Element>(
     core: &mut Core,
     loc: SourceLoc,
     target: FixpipeTarget,
     src: &LocalTensor<S>,
-    workspace: Option<&LocalTensor<u64>>,
-    form: FixpipeForm,
-    p: FixpipeParamsV220,
-    config: FixpipeConfig,
+    mv: &Move,
 ) -> Result<()> {
+    let (api, p, nd) = (mv.api, mv.p, mv.nd);
     let facts = cube_facts(core.profile);
-    match facts.fixpipe {
-        None => {
-            return Err(SimError::new(
-                Category::Unsupported,
-                API,
-                format!(
-                    "Fixpipe is not supported on {}: L0C results leave through DataCopy CO1 → CO2 \
-                     (DataCopyEnhancedParams) on this product",
-                    core.profile
-                ),
-            ))
-        }
-        Some(f) if f != form => {
-            return Err(SimError::new(
-                Category::Type,
-                API,
-                format!(
-                    "{} takes FixpipeParams{:?}, not FixpipeParams{form:?}",
-                    core.profile, f
-                ),
-            ))
-        }
-        _ => {}
-    }
-    let to_l1 = matches!(target, FixpipeTarget::Local(..));
-    if to_l1 {
-        require(core, API, form == FixpipeForm::V220, "Fixpipe L0C → L1")?;
-    }
     if !legal(S::DTYPE, D::DTYPE, p.quant_pre) {
         return Err(SimError::new(
             Category::Type,
-            API,
+            api,
             format!(
                 "{} → {} with quantPre {:?} is not supported: float → float (NoQuant), half (F322F16), \
                  bfloat16_t (F322BF16), int8_t/uint8_t ((V)QF322B8_PRE); int32_t → int32_t (NoQuant), \
@@ -354,62 +408,69 @@ fn run<D: Element, S: Element>(
         ));
     }
     if !matches!(p.unit_flag, 0 | 2 | 3) {
-        return Err(SimError::range(API, "unitFlag", p.unit_flag, "0, 2 or 3"));
+        return Err(SimError::range(api, "unitFlag", p.unit_flag, "0, 2 or 3"));
     }
     if p.unit_flag != 0 {
-        require(core, API, facts.unit_flag, "unitFlag")?;
+        require(core, api, facts.unit_flag, "unitFlag")?;
     }
-    let nd = config == FixpipeConfig::RowMajor;
     let split = p.is_channel_split;
     if split && (nd || S::DTYPE != DType::Float || D::DTYPE != DType::Float) {
         return Err(SimError::new(
             Category::Range,
-            API,
-            "isChannelSplit needs float → float with CFG_NZ (it cannot be combined with NZ → ND)",
+            api,
+            "channel split needs float → float in NZ (it cannot be combined with NZ → ND)",
         ));
     }
-    if !nd && D::SIZE == 1 {
-        return Err(SimError::new(
-            Category::Unsupported,
-            API,
-            "NZ → NZ with an 8-bit result (int8 channel merge) is not modelled: use CFG_ROW_MAJOR",
-        ));
-    }
-    let group: u16 = if split { 8 } else { 16 };
+    // NZ groups: 8 columns with channel split, 32 for 8-bit results (channel merge), else 16.
+    let group: u16 = if split {
+        8
+    } else if !nd && D::SIZE == 1 {
+        32
+    } else {
+        16
+    };
+    let n_rule = if nd {
+        "[0, 4095]".to_string()
+    } else if group == 32 {
+        "[0, 4095] and a multiple of 32 for an 8-bit NZ result (channel merge pairs 16-column \
+         groups; an odd last group is not modelled)"
+            .to_string()
+    } else {
+        format!("[0, 4095] and a multiple of {group} in NZ")
+    };
     if p.n_size > 4095 || (!nd && !p.n_size.is_multiple_of(group)) {
-        return Err(SimError::range(
-            API,
-            "nSize",
-            p.n_size,
-            if nd {
-                "[0, 4095]".to_string()
-            } else {
-                format!("[0, 4095] and a multiple of {group} with NZ → NZ")
-            },
-        ));
+        return Err(SimError::range(api, "nSize", p.n_size, n_rule));
     }
     let m_max = if nd { 8192 } else { 65535 };
     if p.m_size as u32 > m_max {
         return Err(SimError::range(
-            API,
+            api,
             "mSize",
             p.m_size,
             format!("[0, {m_max}]"),
         ));
     }
-    if p.src_nd_stride > 512 {
+    if nd && p.src_nd_stride > 512 {
         return Err(SimError::range(
-            API,
+            api,
             "srcNdStride",
             p.src_nd_stride,
             "[0, 512]",
         ));
     }
-    if p.nd_num == 0 {
+    if nd && p.dst_nd_stride > 65535 {
+        return Err(SimError::range(
+            api,
+            "dstNdStride",
+            p.dst_nd_stride,
+            "[0, 65535]",
+        ));
+    }
+    if nd && p.nd_num == 0 {
         core.diag(
             Severity::Warning,
             Category::Nop,
-            API,
+            api,
             "ndNum = 0: nothing is moved",
             loc,
         );
@@ -419,10 +480,34 @@ fn run<D: Element, S: Element>(
         return Ok(());
     }
     if p.dst_stride == 0 {
-        return Err(SimError::range(API, "dstStride", 0, "not 0"));
+        return Err(SimError::range(api, "dstStride", 0, "not 0"));
+    }
+    if mv.clip.is_some() && mv.eltwise.is_some() {
+        return Err(SimError::new(
+            Category::Unsupported,
+            api,
+            "ClipReLU together with the element-wise step is not modelled (their order is not documented)",
+        ));
+    }
+    if (mv.clip.is_some() || mv.eltwise.is_some()) && D::DTYPE != DType::Half {
+        return Err(SimError::new(
+            Category::Unsupported,
+            api,
+            format!(
+                "ClipReLU and the element-wise step are modelled for half results, not {}",
+                D::DTYPE
+            ),
+        ));
     }
     let (n, m) = (p.n_size as u64, p.m_size as u64);
     let nd_num = if nd { p.nd_num as u64 } else { 1 };
+    if mv.eltwise.is_some() && nd_num > 1 {
+        return Err(SimError::new(
+            Category::Unsupported,
+            api,
+            "the element-wise step with ndNum > 1 is not modelled",
+        ));
+    }
     let cols16 = n.div_ceil(16);
     let row = 64u64; // one 16-element row of a 4-byte L0C fractal
     let src_extent = (nd_num - 1) * p.src_nd_stride as u64 * row
@@ -431,7 +516,7 @@ fn run<D: Element, S: Element>(
         + row;
     operand(
         core,
-        API,
+        api,
         "source",
         src,
         Hardware::L0C,
@@ -442,46 +527,82 @@ fn run<D: Element, S: Element>(
     if S::SIZE != 4 {
         return Err(SimError::new(
             Category::Type,
-            API,
+            api,
             format!(
                 "the source must be float or int32_t in L0C, not {}",
                 S::DTYPE
             ),
         ));
     }
-    // Quantisation words.
+    // Quantisation words, and where they are read.
+    let mut word_read: Option<Access> = None;
     let words: Vec<Word> = if p.quant_pre.vector() {
-        let Some(ws) = workspace else {
+        let (hw, at) = match mv.vector {
+            VectorWords::Workspace(Some(ws)) => {
+                operand(core, api, "cbufWorkspace", ws, Hardware::L1, "C1", 32, n * 8)?;
+                (Hardware::L1, ws.addr as u64)
+            }
+            VectorWords::Workspace(None) => {
+                return Err(SimError::new(
+                    Category::Position,
+                    api,
+                    format!(
+                        "quantPre {:?} reads one word per column from the cbufWorkspace tensor (C1 in L1): pass it",
+                        p.quant_pre
+                    ),
+                ))
+            }
+            VectorWords::FixBuf(Some(at)) => {
+                let size = core.mem.size(Hardware::FIXBUF) as u64;
+                if at + n * 8 > size {
+                    return Err(SimError::new(
+                        Category::Memory,
+                        api,
+                        format!(
+                            "the {n} quantisation words at Fixpipe-buffer byte {at} run past its {size} bytes"
+                        ),
+                    ));
+                }
+                (Hardware::FIXBUF, at)
+            }
+            VectorWords::FixBuf(None) => {
+                return Err(SimError::new(
+                    Category::Sync,
+                    api,
+                    format!(
+                        "quantPre {:?} reads its words from the Fixpipe buffer tensor SetFixPipeConfig names: \
+                         call SetFixPipeConfig first",
+                        p.quant_pre
+                    ),
+                ))
+            }
+        };
+        word_read = Some(Access::contiguous(false, Space::Local(hw), at, n * 8));
+        let mem = core.mem.bytes(hw);
+        (0..n as usize)
+            .map(|c| {
+                let a = at as usize + 8 * c;
+                Word::decode(u64::from_le_bytes(
+                    mem[a..a + 8].try_into().expect("8 bytes"),
+                ))
+            })
+            .collect()
+    } else if p.quant_pre == QuantMode::NoQuant
+        || matches!(p.quant_pre, QuantMode::F322F16 | QuantMode::F322BF16)
+    {
+        vec![Word::decode(0); n as usize]
+    } else {
+        let Some(w) = mv.scalar else {
             return Err(SimError::new(
-                Category::Position,
-                API,
+                Category::Sync,
+                api,
                 format!(
-                    "quantPre {:?} reads one word per column from the cbufWorkspace tensor (C1 in L1): pass it",
+                    "quantPre {:?} uses the scalar word of SetFixpipePreQuantFlag: call it first",
                     p.quant_pre
                 ),
             ));
         };
-        operand(
-            core,
-            API,
-            "cbufWorkspace",
-            ws,
-            Hardware::L1,
-            "C1",
-            32,
-            n * 8,
-        )?;
-        let mem = core.mem.bytes(Hardware::L1);
-        (0..n as usize)
-            .map(|c| {
-                let at = ws.addr as usize + 8 * c;
-                Word::decode(u64::from_le_bytes(
-                    mem[at..at + 8].try_into().expect("8 bytes"),
-                ))
-            })
-            .collect()
-    } else {
-        vec![Word::decode(p.deq_scalar); n as usize]
+        vec![Word::decode(w); n as usize]
     };
     // Unit flags: every unit read must have been handed over by a Mmad with unitFlag 3.
     let s0 = src.addr as u64;
@@ -491,7 +612,7 @@ fn run<D: Element, S: Element>(
             if !core.cube.flag(a) {
                 return Err(SimError::new(
                     Category::Sync,
-                    API,
+                    api,
                     format!(
                         "unitFlag {}: L0C byte {a} was not handed over by a Mmad with unitFlag 3: the device \
                          would wait here forever",
@@ -502,7 +623,7 @@ fn run<D: Element, S: Element>(
             a += crate::core::cube::UNIT_BYTES;
         }
     }
-    // Destination layout: (byte offset of element (matrix, row, col)).
+    // Destination layout: byte offset of element (matrix, row, column).
     let ed = D::SIZE as u64;
     let group = group as u64;
     let dst_at = |mat: u64, r: u64, c: u64| -> u64 {
@@ -512,16 +633,12 @@ fn run<D: Element, S: Element>(
             (c / group) * p.dst_stride as u64 * 32 + (r * group + c % group) * ed
         }
     };
-    let dst_extent = if nd {
-        dst_at(nd_num - 1, m - 1, n - 1) + ed
-    } else {
-        dst_at(0, m - 1, n - 1) + ed
-    };
+    let dst_extent = dst_at(nd_num - 1, m - 1, n - 1) + ed;
     let (space, dbase) = match &target {
         FixpipeTarget::Gm(g) => {
             if !nd && g.offset() % 32 != 0 {
                 return Err(SimError::align(
-                    API,
+                    api,
                     "destination (NZ)",
                     g.offset() as u64,
                     32,
@@ -531,24 +648,24 @@ fn run<D: Element, S: Element>(
             if core.sync.atomic.op.is_some() {
                 return Err(SimError::new(
                     Category::Unsupported,
-                    API,
-                    "Fixpipe into GM under SetAtomicAdd/Max/Min is not modelled",
+                    api,
+                    "moving L0C into GM under SetAtomicAdd/Max/Min is not modelled",
                 ));
             }
-            g.check(API, 0, dst_extent)?;
+            g.check(api, 0, dst_extent)?;
             (Space::Gm(g.region_id()), g.offset() as u64)
         }
         FixpipeTarget::Local(pos, hw, addr, len) => {
             if *hw != Hardware::L1 {
                 return Err(SimError::new(
                     Category::Position,
-                    API,
-                    format!("the destination is {pos} in {hw}; Fixpipe writes GM or L1 (A1/B1/C1)"),
+                    api,
+                    format!("the destination is {pos} in {hw}; it must be GM or L1 (A1/B1/C1)"),
                 ));
             }
             if addr % 32 != 0 {
                 return Err(SimError::align(
-                    API,
+                    api,
                     "destination",
                     *addr as u64,
                     32,
@@ -558,16 +675,45 @@ fn run<D: Element, S: Element>(
             if dst_extent > *len as u64 {
                 return Err(SimError::new(
                     Category::Size,
-                    API,
+                    api,
                     format!("the destination must hold at least {dst_extent} bytes, it has {len}"),
                 ));
             }
             (Space::Local(Hardware::L1), *addr as u64)
         }
     };
+    // The element-wise operand: element (row, column) of a half matrix in 16-column groups.
+    let elt_at = |e: &Eltwise, r: u64, c: u64| -> u64 {
+        e.addr + (c / 16) * e.stride as u64 * 32 + r * 32 + (c % 16) * 2
+    };
+    let mut elt_read: Option<Access> = None;
+    if let Some(e) = &mv.eltwise {
+        let end = elt_at(e, m - 1, n - 1) + 2;
+        let size = core.mem.size(Hardware::L1) as u64;
+        if end > size {
+            return Err(SimError::new(
+                Category::Memory,
+                api,
+                format!(
+                    "the element-wise operand runs past the end of the {size}-byte L1 (byte {end})"
+                ),
+            ));
+        }
+        elt_read = Some(Access {
+            write: false,
+            space: Space::Local(Hardware::L1),
+            base: e.addr,
+            len: (m * 32) as u32,
+            blocks: cols16 as u32,
+            block_stride: e.stride as u64 * 32,
+            repeats: 1,
+            repeat_stride: 0,
+        });
+    }
     // Compute every output element, then write.
     let sat = core.vector.fp16_saturation; // CTRL[48]
     let l0c = core.mem.bytes(Hardware::L0C);
+    let l1 = core.mem.bytes(Hardware::L1);
     let mut out: Vec<(u64, [u8; 4])> = Vec::with_capacity((nd_num * m * n) as usize);
     for mat in 0..nd_num {
         let sm = s0 + mat * p.src_nd_stride as u64 * row;
@@ -586,6 +732,22 @@ fn run<D: Element, S: Element>(
                     sat,
                     &mut b[..D::SIZE],
                 );
+                if let Some(max) = mv.clip {
+                    let v = f16::from_bits(u16::from_le_bytes([b[0], b[1]]));
+                    let max = f16::from_bits(max);
+                    if v > max {
+                        b[..2].copy_from_slice(&max.to_bits().to_le_bytes());
+                    }
+                }
+                if let Some(e) = &mv.eltwise {
+                    let ea = elt_at(e, r, c) as usize;
+                    let y = f16::from_bits(u16::from_le_bytes([l1[ea], l1[ea + 1]])).to_f32();
+                    let v = f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f32();
+                    let z = if e.sub { v - y } else { v + y };
+                    b[..2].copy_from_slice(
+                        &crate::numeric::round_f16(z, sat).to_bits().to_le_bytes(),
+                    );
+                }
                 out.push((dst_at(mat, r, c), b));
             }
         }
@@ -593,7 +755,7 @@ fn run<D: Element, S: Element>(
     match target {
         FixpipeTarget::Gm(g) => {
             for (off, b) in &out {
-                g.write_bytes(API, *off as usize, &b[..D::SIZE])?;
+                g.write_bytes(api, *off as usize, &b[..D::SIZE])?;
             }
         }
         FixpipeTarget::Local(_, _, addr, _) => {
@@ -641,14 +803,8 @@ fn run<D: Element, S: Element>(
         }
     };
     let mut acc = vec![read, write];
-    if let (true, Some(ws)) = (p.quant_pre.vector(), workspace) {
-        acc.push(Access::contiguous(
-            false,
-            Space::Local(Hardware::L1),
-            ws.addr as u64,
-            n * 8,
-        ));
-    }
-    core.issue(Pipe::FIX, API, loc, &acc);
+    acc.extend(word_read);
+    acc.extend(elt_read);
+    core.issue(Pipe::FIX, api, loc, &acc);
     Ok(())
 }

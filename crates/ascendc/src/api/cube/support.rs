@@ -30,6 +30,12 @@ pub struct CubeFacts {
     pub k_direction_align: bool,
     /// The Fixpipe form, or `None` where L0C leaves through `DataCopy` CO1→CO2 instead.
     pub fixpipe: Option<FixpipeForm>,
+    /// Element types of `Fill`.
+    pub fill_dtypes: DTypeSet,
+    /// `Fill` takes `blockNum` and `dstGap` (otherwise 512 contiguous bytes per iteration).
+    pub fill_blocks: bool,
+    /// `BroadCastVecToMM` (UB → L0C) exists.
+    pub broadcast_vec_to_mm: bool,
 }
 
 use DType::*;
@@ -38,6 +44,7 @@ const LOAD_A2: DTypeSet = DTypeSet::of(&[
     Uint8, Int8, Uint16, Int16, Half, Bfloat16, Uint32, Int32, Float,
 ]);
 const LOAD_COUPLED: DTypeSet = DTypeSet::of(&[Uint8, Int8, Uint16, Int16, Half]);
+const FILL_A2: DTypeSet = DTypeSet::of(&[Int16, Uint16, Half, Bfloat16, Int32, Uint32, Float]);
 
 static MMAD_A2: [(DType, DType, DType); 4] = [
     (Int8, Int8, Int32),
@@ -68,6 +75,9 @@ static A2: CubeFacts = CubeFacts {
     unit_flag: true,
     k_direction_align: true,
     fixpipe: Some(FixpipeForm::V220),
+    fill_dtypes: FILL_A2,
+    fill_blocks: true,
+    broadcast_vec_to_mm: false,
 };
 static B310: CubeFacts = CubeFacts {
     unit_flag: false,
@@ -83,9 +93,14 @@ static P310: CubeFacts = CubeFacts {
     unit_flag: false,
     k_direction_align: false,
     fixpipe: None,
+    fill_dtypes: DTypeSet::of(&[Int16, Uint16, Half]),
+    fill_blocks: false,
+    broadcast_vec_to_mm: true,
 };
 static T910: CubeFacts = CubeFacts {
     mmad_types: &MMAD_910,
+    fill_dtypes: DTypeSet::of(&[Half]),
+    broadcast_vec_to_mm: false,
     ..P310
 };
 
