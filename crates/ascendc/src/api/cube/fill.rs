@@ -66,14 +66,16 @@ pub fn fill<T: Element>(dst: &LocalTensor<T>, params: InitConstValueParams<T>) -
         let (block, pipe) = match dst.hw {
             Hardware::L1 => (32u64, Pipe::MTE2),
             Hardware::L0A | Hardware::L0B => (512, Pipe::MTE1),
-            hw => return Err(SimError::new(
-                Category::Position,
-                API,
-                format!(
+            hw => {
+                return Err(SimError::new(
+                    Category::Position,
+                    API,
+                    format!(
                     "the destination is {} in {hw}; Fill sets A1/B1 in L1, A2 in L0A or B2 in L0B",
                     dst.pos
                 ),
-            )),
+                ))
+            }
         };
         for (name, v) in [
             ("repeatTimes", params.repeat_times),

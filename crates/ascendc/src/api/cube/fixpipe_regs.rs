@@ -105,15 +105,17 @@ fn quant_register<T: Element>(core: &mut Core, quant: &LocalTensor<T>) -> Result
             core.cube.fix.quant_tensor = Some(quant.addr as u64);
         }
         Hardware::L0C => core.cube.fix.quant_tensor = None,
-        hw => return Err(SimError::new(
-            Category::Position,
-            CONFIG,
-            format!(
+        hw => {
+            return Err(SimError::new(
+                Category::Position,
+                CONFIG,
+                format!(
                 "the tensor is {} in {hw}; it must be C2PIPE2GM in the Fixpipe buffer (or CO1 to \
                      reset the unit flags only)",
                 quant.pos
             ),
-        )),
+            ))
+        }
     }
     Ok(())
 }
