@@ -9,15 +9,14 @@
 
 namespace AscendC {
 
-// Runs `numBlocks` blocks of `kernelFunc(args...)`; `l2ctrl` and `stream` are accepted and not
-// used (the launch completes before this returns). `name` names the kernel in messages.
+// Runs `numBlocks` blocks of `kernelFunc(args...)` as a <<<>>> launch does (in the mode of the
+// kernel's execution-space qualifier); `l2ctrl` and `stream` are accepted and not used (the launch
+// completes before this returns). `name` names the kernel in messages.
 template <typename T, typename... Args>
 inline void AscCPUKernelLaunch(unsigned numBlocks, void* l2ctrl, aclrtStream stream, const char* name,
                                T kernelFunc, Args... args)
 {
-    (void)l2ctrl;
-    (void)stream;
-    detail::RunKernel(detail::Loc(name, 0, 0), name, nullptr, numBlocks, kernelFunc, args...);
+    detail::Chevron(detail::Loc(name, 0, 0), name, nullptr, kernelFunc, numBlocks, l2ctrl, stream)(args...);
 }
 
 }  // namespace AscendC

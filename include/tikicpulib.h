@@ -52,18 +52,33 @@ void CheckArg(const A& arg, uint32_t index, const char* argText, Loc loc) {
     }
 }
 
-// Launches `blockDim` blocks of `kernel(args...)` and returns when they are done; a failed launch
-// prints the errors and ends the process with exit status 1. `argText` is the arguments' source
-// text ("x, y, &tiling", or null), used to name an argument in warnings.
-template <typename K, typename... A>
-void RunKernel(Loc loc, const char* name, const char* argText, uint32_t blockDim, K&& kernel, A&&... args) {
+template <typename T>
+struct NoDeduce {
+    using type = T;
+};
+
+// Launches `blockDim` blocks of `kernel(args...)` in kernel mode `mode` (a KernelMode value; 255:
+// the one SetKernelMode chose) and returns when they are done; a failed launch prints the errors
+// and ends the process with exit status 1. `argText` is the arguments' source text ("x, y,
+// &tiling", or null), used to name an argument in warnings.
+template <typename... P>
+void LaunchKernel(Loc loc, const char* name, const char* argText, uint32_t blockDim, uint8_t mode,
+                  void (*kernel)(P...), typename NoDeduce<P>::type... args) {
     uint32_t index = 0;
     (CheckArg(args, ++index, argText, loc), ...);
     auto body = [&]() { kernel(args...); };
-    if (ascendc_launch(name, blockDim, &RunBlock<decltype(body)>, &body, loc) != 0) {
+    if (ascendc_launch_with_mode(name, mode, blockDim, &RunBlock<decltype(body)>, &body, loc) != 0) {
         std::fflush(stdout);
         std::exit(1);
     }
+}
+
+// ICPU_RUN_KF: a launch in the mode SetKernelMode chose. Of an overload set (a kernel named `abs`
+// beside the C library's), `kernel` is the one function returning void.
+template <typename... P, typename... A>
+void RunKernel(Loc loc, const char* name, const char* argText, uint32_t blockDim, void (*kernel)(P...),
+               A&&... args) {
+    LaunchKernel<P...>(loc, name, argText, blockDim, 255, kernel, std::forward<A>(args)...);
 }
 
 }  // namespace detail

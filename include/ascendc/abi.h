@@ -113,8 +113,9 @@ using AscGlobal = AscendC::detail::RawGlobal;
 void ascendc_print_last_error();
 void ascendc_block_error(const char* message, AscLoc loc);
 void ascendc_set_kernel_mode(uint8_t mode);
-int32_t ascendc_launch(const char* name, uint32_t blockDim, int32_t (*block)(void*), void* ctx,
-                       AscLoc loc);
+// Runs a kernel's blocks in `mode` (a KernelMode value; 255: the mode SetKernelMode chose).
+int32_t ascendc_launch_with_mode(const char* name, uint8_t mode, uint32_t blockDim, int32_t (*block)(void*),
+                                 void* ctx, AscLoc loc);
 
 void* ascendc_gm_alloc(uint64_t size);
 int32_t ascendc_gm_free(void* ptr, AscLoc loc);

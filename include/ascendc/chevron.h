@@ -2,7 +2,8 @@
 // `kernel<<<cfg>>>(args)` into `::AscendC::detail::Chevron(loc, "kernel", "args", kernel, cfg)(args)`,
 // which runs like ICPU_RUN_KF: `blockDim` blocks on simulated cores, synchronously (the stream is
 // accepted; aclrtSynchronizeStream has nothing left to wait for); a failed launch prints its
-// errors and ends the process with exit status 1.
+// errors and ends the process with exit status 1. The kernel runs in the mode of its
+// execution-space qualifier (kernel_entry.h), else in the one SetKernelMode chose.
 #pragma once
 
 #include <cstddef>
@@ -10,40 +11,112 @@
 #include <utility>
 
 #include "../tikicpulib.h"
+#include "kernel_entry.h"
 
 namespace AscendC {
 namespace detail {
 
+// A launch's callee that no __global__ declaration in the sources names: accepted when it is a
+// variable (a pointer to a kernel), refused when it is a function.
+template <typename Declared, typename K>
+K&& UndeclaredCallee(K&& kernel) {
+    static_assert(!std::is_function<Declared>::value,
+                  "<<<>>> launch: the callee is a function that no __global__ declaration in the sources "
+                  "(or the headers they include with #include \"...\") declares");
+    return std::forward<K>(kernel);
+}
+
+// True when `void*` (or `const void*`) `A` is passed to a pointer parameter `P`: the vendor's
+// launch accepts untyped device pointers for `GM_ADDR` and typed `__gm__` parameters.
+template <typename A, typename P, typename = void>
+struct UntypedPointer : std::false_type {};
+template <typename A, typename P>
+struct UntypedPointer<A, P, std::void_t<decltype(static_cast<P>(std::declval<A>()))>>
+    : std::integral_constant<bool, std::is_pointer<P>::value &&
+                                       std::is_void<std::remove_pointer_t<std::decay_t<A>>>::value> {};
+
+template <typename A, typename P>
+using Passes = std::integral_constant<bool, std::is_convertible<A, P>::value || UntypedPointer<A, P>::value>;
+
+template <typename P, typename A>
+P AsParam(A&& a) {
+    if constexpr (UntypedPointer<A, P>::value) {
+        return static_cast<P>(a);
+    } else {
+        return std::forward<A>(a);
+    }
+}
+
+// The SetKernelMode value of a (cube, vec) ratio (KernelMode order), 255 without a qualifier.
+inline uint8_t QualifiedMode(const void* kernel) {
+    const KernelSpace* s = FindKernelSpace(kernel);
+    if (s == nullptr) {
+        return 255;
+    }
+    if (s->cube == 1 && s->vec == 0) {
+        return static_cast<uint8_t>(KernelMode::AIC_MODE);
+    }
+    if (s->cube == 0 && s->vec == 1) {
+        return static_cast<uint8_t>(KernelMode::AIV_MODE);
+    }
+    return static_cast<uint8_t>(s->vec == 1 ? KernelMode::MIX_AIC_1_1 : KernelMode::MIX_MODE);
+}
+
 // A kernel with its launch configuration, waiting for its arguments.
-template <typename K>
+template <typename... P>
 struct ChevronLaunch {
     Loc loc;
     const char* name;
     const char* args;
-    K kernel;
+    void (*kernel)(P...);
     uint32_t blockDim;
 
     template <typename... A>
     void operator()(A&&... a) const {
-        if constexpr (std::is_invocable<const K&, A&&...>::value) {
-            RunKernel(loc, name, args, blockDim, kernel, std::forward<A>(a)...);
+        if constexpr (sizeof...(A) != sizeof...(P)) {
+            static_assert(sizeof...(A) == sizeof...(P),
+                          "<<<>>> launch: the kernel cannot be called with these arguments (their number "
+                          "differs from its parameters')");
+        } else if constexpr (!(Passes<A, P>::value && ...)) {
+            static_assert((Passes<A, P>::value && ...),
+                          "<<<>>> launch: the kernel cannot be called with these arguments (one does not "
+                          "convert to its parameter's type; void* converts to any pointer parameter)");
         } else {
-            static_assert(std::is_invocable<const K&, A&&...>::value,
-                          "<<<>>> launch: the kernel cannot be called with these arguments (check their "
-                          "number and types against the kernel's declaration)");
+            Run(AsParam<P>(std::forward<A>(a))...);
         }
+    }
+
+    void Run(P... p) const {
+        uint8_t mode = QualifiedMode(reinterpret_cast<const void*>(kernel));
+        LaunchKernel<P...>(loc, name, args, blockDim, mode, kernel, p...);
     }
 };
 
-// `kernel<<<blockDim, l2ctrl, stream>>>`: l2ctrl and stream are accepted and not used.
-template <typename K, typename L = std::nullptr_t, typename S = std::nullptr_t>
-ChevronLaunch<K> Chevron(Loc loc, const char* name, const char* args, K kernel, uint32_t blockDim,
-                         L&& l2ctrl = nullptr, S&& stream = nullptr) {
-    static_assert(std::is_pointer<K>::value && std::is_function<std::remove_pointer_t<K>>::value,
-                  "<<<>>> launch: the callee is not a kernel function");
+// `kernel<<<blockDim, l2ctrl, stream>>>`: l2ctrl and stream are accepted and not used. `kernel`
+// is a function returning void or a pointer to one; of an overload set (a kernel named `abs`
+// beside the C library's), the one function returning void.
+template <typename... P, typename L = std::nullptr_t, typename S = std::nullptr_t>
+ChevronLaunch<P...> Chevron(Loc loc, const char* name, const char* args, void (*kernel)(P...), uint32_t blockDim,
+                            L&& l2ctrl = nullptr, S&& stream = nullptr) {
     (void)l2ctrl;
     (void)stream;
-    return ChevronLaunch<K>{loc, name, args, kernel, blockDim};
+    return ChevronLaunch<P...>{loc, name, args, kernel, blockDim};
+}
+
+template <typename T>
+struct IsKernelPointer : std::false_type {};
+template <typename... P>
+struct IsKernelPointer<void (*)(P...)> : std::true_type {};
+template <typename... P>
+struct IsKernelPointer<void (*)(P...) noexcept> : std::true_type {};
+
+// Any other callee.
+template <typename K, typename... C, std::enable_if_t<!IsKernelPointer<std::decay_t<K>>::value, int> = 0>
+ChevronLaunch<> Chevron(Loc loc, const char* name, const char* args, K&&, C&&...) {
+    static_assert(IsKernelPointer<std::decay_t<K>>::value,
+                  "<<<>>> launch: the callee is not a kernel (a __global__ function returning void, or a "
+                  "pointer to one)");
+    return ChevronLaunch<>{loc, name, args, nullptr, 0};
 }
 
 }  // namespace detail

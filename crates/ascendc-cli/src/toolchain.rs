@@ -194,10 +194,10 @@ pub struct Prepared {
     pub quote_dirs: Vec<String>,
 }
 
-/// Rewrites the `<<<…>>>` launches of `sources` into files in `tmp`. `dirs` are the include
-/// directories searched for the headers that declare kernels.
+/// Rewrites the `<<<…>>>` launches and kernel declarations of `sources` into files in `tmp`.
+/// `dirs` are the include directories searched for the headers that declare kernels.
 pub fn prepare(sources: &[PathBuf], dirs: &[PathBuf], tmp: &Path) -> Result<Prepared, String> {
-    let kernels = chevron::kernels_in(sources, dirs);
+    let kernels = chevron::KernelIndex::of(sources, dirs);
     let mut out = Prepared {
         args: Vec::new(),
         quote_dirs: Vec::new(),

@@ -18,12 +18,19 @@ pub extern "C" fn ascendc_set_kernel_mode(mode: u8) {
     MODE.store(mode, Ordering::Relaxed);
 }
 
-fn kernel_mode() -> KernelMode {
-    match MODE.load(Ordering::Relaxed) {
+/// The kernel mode numbered `mode` in C++ `KernelMode` order; `u8::MAX`: the mode
+/// `SetKernelMode` chose, else the library's default.
+fn kernel_mode(mode: u8) -> KernelMode {
+    let chosen = if mode == u8::MAX {
+        MODE.load(Ordering::Relaxed)
+    } else {
+        mode
+    };
+    match chosen {
         0 => KernelMode::Mix,
         1 => KernelMode::Aic,
-        3 => KernelMode::MixAic1_1,
         2 => KernelMode::Aiv,
+        3 => KernelMode::MixAic1_1,
         _ => KernelMode::default(),
     }
 }
@@ -74,16 +81,19 @@ fn schedule_env() -> Result<(Option<Schedule>, Option<usize>), String> {
     Ok((schedule, check))
 }
 
-/// Runs `block_dim` blocks of a kernel, each calling `block(ctx)` on its own simulated core, and
-/// prints the launch's diagnostics and errors to stderr (with `$ASCENDC_REPORT` set, also a summary
-/// of cores and instructions per pipe). Returns 0 when every block succeeded.
+/// Runs `block_dim` blocks of a kernel, each calling `block(ctx)` on its own simulated core, in
+/// kernel mode `mode` (C++ `KernelMode` order: the mode of a `<<<>>>` launch's `__mix__(cube,
+/// vec)`, `__cube__` or `__vector__` kernel; `255`: the mode `SetKernelMode` chose), and prints
+/// the launch's diagnostics and errors to stderr (with `$ASCENDC_REPORT` set, also a summary of
+/// cores and instructions per pipe). Returns 0 when every block succeeded.
 ///
 /// # Safety
 /// `name` must be NUL-terminated; `block` must be safe to call with `ctx` from several threads
 /// at once.
 #[no_mangle]
-pub unsafe extern "C" fn ascendc_launch(
+pub unsafe extern "C" fn ascendc_launch_with_mode(
     name: *const c_char,
+    mode: u8,
     block_dim: u32,
     block: BlockFn,
     ctx: *mut c_void,
@@ -103,7 +113,7 @@ pub unsafe extern "C" fn ascendc_launch(
     let ctx = ctx as usize;
     let mut launch = Launch::new(block_dim)
         .profile(profile)
-        .kernel_mode(kernel_mode())
+        .kernel_mode(kernel_mode(mode))
         .check_hazards(env_flag("ASCENDC_CHECK"))
         .report(env_flag("ASCENDC_REPORT"));
     if let Some(s) = schedule {

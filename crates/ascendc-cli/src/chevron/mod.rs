@@ -1,22 +1,33 @@
 //! The `<<<blockDim, l2ctrl, stream>>>` kernel launch syntax, rewritten into plain C++ before the
-//! compiler sees a source.
+//! compiler sees a source, with the kernel declarations the launches need.
 //!
-//! A token-aware pass: launches inside string and character literals (raw strings included),
-//! comments and preprocessor directives are left alone. `kernel<T, 8><<<cfg>>>(args)` becomes
+//! A token-aware pass: string and character literals (raw strings included) and comments are
+//! left alone; code and `#define` bodies are rewritten (line continuations kept).
+//! `kernel<T, 8><<<cfg>>>(args)` becomes
 //!
 //! ```text
 //! ::AscendC::detail::Chevron(::AscendC::detail::Loc("file", line, col), "kernel<T, 8>", "args", kernel<T, 8>, cfg)(args)
 //! ```
 //!
 //! on the same lines (the inserted text has no line breaks; every line break of the launch is
-//! kept), after a first line including `ascendc/chevron.h` and a `#line 1 "file"` directive, so the
-//! compiler's diagnostics and `__FILE__` / `__LINE__` name the original file and line. The callee
-//! must be a function declared `__global__` in one of the sources or the headers they include
-//! with `#include "…"`; anything else is an error naming the file and line.
+//! kept); in a macro body the location is `__FILE__`, `__LINE__` of the expansion and a callee
+//! or an argument list that is one macro parameter is named by `#param`. The callee may be any
+//! expression naming a kernel: a function, a function template specialization, a variable
+//! holding a pointer to one, a macro parameter. When it is a name no `__global__` declaration in
+//! the sources (or the headers they include with `#include "…"`) declares, the compiler checks
+//! it is not a function ([`kernels`]). The first lines of a rewritten source include the
+//! launch's header, define the helpers of kernels declared through macros, and set
+//! `#line 1 "file"`, so the compiler's diagnostics and `__FILE__` / `__LINE__` name the original
+//! file and line.
 
+mod kernels;
+mod lex;
+
+pub use kernels::KernelIndex;
+
+use lex::{closing, is_punct, joined, lex, position, text, Define, Kind, Tok};
 use std::collections::BTreeSet;
 use std::fmt;
-use std::path::{Path, PathBuf};
 
 /// An error in a source, with its 1-based line and column.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,178 +52,26 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Kind {
-    Ident,
-    Number,
-    Literal,
-    Punct,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Tok {
-    kind: Kind,
+/// A change to a source: bytes `start..end` replaced by `text` (an insertion when empty).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edit {
     start: usize,
     end: usize,
+    text: String,
 }
 
-/// Splits C++ source into tokens, skipping whitespace, comments and preprocessor directives.
-/// String and character literals (with encoding prefixes, raw strings) are one token each.
-fn lex(src: &str) -> Vec<Tok> {
-    let b = src.as_bytes();
-    let n = b.len();
-    let mut toks = Vec::new();
-    let mut i = 0;
-    // True while only whitespace has been seen on the current line (a `#` there starts a directive).
-    let mut line_start = true;
-    while i < n {
-        let c = b[i];
-        if c == b'\n' {
-            line_start = true;
-            i += 1;
-            continue;
-        }
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < n && b[i] != b'\n' {
-                i += if b[i] == b'\\' && b.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-            }
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i = src[i + 2..].find("*/").map_or(n, |e| i + 2 + e + 2);
-            continue;
-        }
-        if c == b'#' && line_start {
-            // A directive runs to the end of the line, continued by a backslash.
-            while i < n && b[i] != b'\n' {
-                if b[i] == b'\\' && b.get(i + 1) == Some(&b'\n') {
-                    i += 2;
-                } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
-                    i = src[i + 2..].find("*/").map_or(n, |e| i + 2 + e + 2);
-                } else {
-                    i += 1;
-                }
-            }
-            continue;
-        }
-        line_start = false;
-        let start = i;
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < n && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            let word = &src[start..i];
-            if i < n && (b[i] == b'"' || b[i] == b'\'') && is_prefix(word) {
-                let end = if word.ends_with('R') && b[i] == b'"' {
-                    raw_string_end(src, i)
-                } else {
-                    quoted_end(b, i)
-                };
-                toks.push(Tok {
-                    kind: Kind::Literal,
-                    start,
-                    end,
-                });
-                i = end;
-                continue;
-            }
-            toks.push(Tok {
-                kind: Kind::Ident,
-                start,
-                end: i,
-            });
-            continue;
-        }
-        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
-            i += 1;
-            while i < n {
-                let d = b[i];
-                let sign =
-                    (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
-                let sep = d == b'\'' && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
-                if d.is_ascii_alphanumeric() || d == b'_' || d == b'.' || sign || sep {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-            toks.push(Tok {
-                kind: Kind::Number,
-                start,
-                end: i,
-            });
-            continue;
-        }
-        if c == b'"' || c == b'\'' {
-            let end = quoted_end(b, i);
-            toks.push(Tok {
-                kind: Kind::Literal,
-                start,
-                end,
-            });
-            i = end;
-            continue;
-        }
-        // One character per punctuator token; `<<<` is three adjacent `<` tokens.
-        let len = src[i..].chars().next().map_or(1, char::len_utf8);
-        i += len;
-        toks.push(Tok {
-            kind: Kind::Punct,
+impl Edit {
+    fn insert(at: usize, text: impl Into<String>) -> Edit {
+        Edit::replace(at, at, text)
+    }
+
+    fn replace(start: usize, end: usize, text: impl Into<String>) -> Edit {
+        Edit {
             start,
-            end: i,
-        });
+            end,
+            text: text.into(),
+        }
     }
-    toks
-}
-
-/// Encoding prefixes of string and character literals (`R` marks a raw string).
-fn is_prefix(word: &str) -> bool {
-    matches!(
-        word,
-        "L" | "u" | "U" | "u8" | "R" | "LR" | "uR" | "UR" | "u8R"
-    )
-}
-
-/// The end of a quoted literal whose opening quote is at `i` (the end of the line when unclosed).
-fn quoted_end(b: &[u8], i: usize) -> usize {
-    let q = b[i];
-    let mut j = i + 1;
-    while j < b.len() && b[j] != q && b[j] != b'\n' {
-        j += if b[j] == b'\\' { 2 } else { 1 };
-    }
-    (j + 1).min(b.len())
-}
-
-/// The end of a raw string `R"delim( … )delim"` whose quote is at `i`.
-fn raw_string_end(src: &str, i: usize) -> usize {
-    let rest = &src[i + 1..];
-    let Some(open) = rest.find('(') else {
-        return src.len();
-    };
-    let close = format!("){}\"", &rest[..open]);
-    rest[open..]
-        .find(&close)
-        .map_or(src.len(), |e| i + 1 + open + e + close.len())
-}
-
-/// Line and column (1-based) of byte `at`.
-fn position(src: &str, at: usize) -> (u32, u32) {
-    let before = &src[..at];
-    let line = before.bytes().filter(|&c| c == b'\n').count() as u32 + 1;
-    let col = at - before.rfind('\n').map_or(0, |p| p + 1) + 1;
-    (line, col as u32)
-}
-
-fn is_punct(src: &str, t: &Tok, c: char) -> bool {
-    t.kind == Kind::Punct && t.end - t.start == c.len_utf8() && src[t.start..t.end].starts_with(c)
 }
 
 /// True when tokens `i..i+3` are three adjacent `c` characters (`<<<` or `>>>`).
@@ -221,68 +80,6 @@ fn triple(src: &str, toks: &[Tok], i: usize, c: char) -> bool {
         && (0..3).all(|k| is_punct(src, &toks[i + k], c))
         && toks[i].end == toks[i + 1].start
         && toks[i + 1].end == toks[i + 2].start
-}
-
-/// The names of the functions declared or defined with `__global__` in `src`.
-pub fn kernel_names(src: &str) -> BTreeSet<String> {
-    let toks = lex(src);
-    let mut names = BTreeSet::new();
-    for (i, t) in toks.iter().enumerate() {
-        if t.kind != Kind::Ident || &src[t.start..t.end] != "__global__" {
-            continue;
-        }
-        for j in i + 1..toks.len() {
-            let u = &toks[j];
-            if is_punct(src, u, ';') || is_punct(src, u, '{') || is_punct(src, u, '=') {
-                break;
-            }
-            if is_punct(src, u, '(') {
-                if toks[j - 1].kind == Kind::Ident {
-                    names.insert(src[toks[j - 1].start..toks[j - 1].end].to_string());
-                }
-                break;
-            }
-        }
-    }
-    names
-}
-
-/// The `#include "…"` names in `src`.
-fn quoted_includes(src: &str) -> Vec<String> {
-    src.lines()
-        .filter_map(|l| {
-            let l = l.trim_start().strip_prefix('#')?.trim_start();
-            let rest = l.strip_prefix("include")?.trim_start().strip_prefix('"')?;
-            Some(rest[..rest.find('"')?].to_string())
-        })
-        .collect()
-}
-
-/// The kernels declared in `sources` and in the headers they include with `#include "…"`
-/// (found next to the including file or in `dirs`), recursively.
-pub fn kernels_in(sources: &[PathBuf], dirs: &[PathBuf]) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    let mut seen = BTreeSet::new();
-    let mut todo: Vec<PathBuf> = sources.to_vec();
-    while let Some(p) = todo.pop() {
-        let key = p.canonicalize().unwrap_or_else(|_| p.clone());
-        if !seen.insert(key) {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&p) else {
-            continue;
-        };
-        names.extend(kernel_names(&text));
-        let here = p.parent().map(Path::to_path_buf).unwrap_or_default();
-        for inc in quoted_includes(&text) {
-            let found = std::iter::once(&here)
-                .chain(dirs)
-                .map(|d| d.join(&inc))
-                .find(|c| c.is_file());
-            todo.extend(found);
-        }
-    }
-    names
 }
 
 /// Escapes text for a C++ string literal on one line (runs of white space become one space).
@@ -338,10 +135,12 @@ fn callee(src: &str, toks: &[Tok], i: usize) -> Result<(usize, String), &'static
         j = k;
     }
     if j == 0 || toks[j - 1].kind != Kind::Ident {
-        return Err("<<<…>>> must follow the name of a __global__ kernel function");
+        return Err(
+            "<<<…>>> must follow the name of a __global__ kernel function or a pointer to one",
+        );
     }
     j -= 1;
-    let name = src[toks[j].start..toks[j].end].to_string();
+    let name = text(src, &toks[j]).to_string();
     while j >= 3
         && is_punct(src, &toks[j - 1], ':')
         && is_punct(src, &toks[j - 2], ':')
@@ -355,63 +154,39 @@ fn callee(src: &str, toks: &[Tok], i: usize) -> Result<(usize, String), &'static
     Ok((j, name))
 }
 
-/// The index of the `)` closing the `(` at token `open`.
-fn closing_paren(src: &str, toks: &[Tok], open: usize) -> Option<usize> {
-    let mut depth = 0i32;
-    for (m, t) in toks.iter().enumerate().skip(open) {
-        if is_punct(src, t, '(') {
-            depth += 1;
-        } else if is_punct(src, t, ')') {
-            depth -= 1;
-            if depth == 0 {
-                return Some(m);
-            }
-        }
+/// A string literal naming `toks` in a launch: `#p` when they are one parameter of `define`.
+fn named(src: &str, toks: &[Tok], define: Option<&Define>) -> String {
+    match (toks, define) {
+        ([t], Some(d)) if d.is_param(text(src, t)) => format!("#{}", text(src, t)),
+        _ => format!("\"{}\"", c_string(&joined(src, toks))),
     }
-    None
 }
 
-/// Rewrites every `<<<…>>>` launch of `src` (named `file` in diagnostics and `#line`); `None`
-/// when there is none. `kernels` are the names a launch may call.
-pub fn rewrite(
+/// Edits rewriting the `<<<…>>>` launches of a unit (`define`: the macro whose body `toks` is);
+/// returns how many there were.
+fn launches(
     src: &str,
     file: &str,
+    toks: &[Tok],
+    define: Option<&Define>,
     kernels: &BTreeSet<String>,
-) -> Result<Option<String>, Diagnostic> {
-    let toks = lex(src);
-    let err = |at: usize, message: String| {
-        let (line, column) = position(src, at);
-        Diagnostic {
-            file: file.to_string(),
-            line,
-            column,
-            message,
-        }
-    };
-    let mut out = String::with_capacity(src.len() + 256);
-    let mut copied = 0;
-    let mut launches = 0;
+    edits: &mut Vec<Edit>,
+    err: &dyn Fn(usize, String) -> Diagnostic,
+) -> Result<usize, Diagnostic> {
+    let mut count = 0;
     let mut i = 0;
     while i < toks.len() {
-        if !triple(src, &toks, i, '<') {
+        if !triple(src, toks, i, '<') {
             i += 1;
             continue;
         }
         let open = toks[i].start;
-        let (first, name) = callee(src, &toks, i).map_err(|m| err(open, m.into()))?;
+        let (first, name) = callee(src, toks, i).map_err(|m| err(open, m.into()))?;
         let callee_start = toks[first].start;
-        if !kernels.contains(&name) {
-            return Err(err(
-                callee_start,
-                format!(
-                    "`{name}` is launched with <<<…>>> but no __global__ function of that name is declared in the sources or the headers they include"
-                ),
-            ));
-        }
         // The launch configuration, up to `>>>` outside brackets.
         let mut k = i + 3;
         let mut depth = 0i32;
-        while k < toks.len() && !(depth == 0 && triple(src, &toks, k, '>')) {
+        while k < toks.len() && !(depth == 0 && triple(src, toks, k, '>')) {
             let t = &toks[k];
             if is_punct(src, t, '(') || is_punct(src, t, '[') || is_punct(src, t, '{') {
                 depth += 1;
@@ -423,13 +198,13 @@ pub fn rewrite(
         if k >= toks.len() {
             return Err(err(open, "<<< without a matching >>>".into()));
         }
-        let config = &src[toks[i + 2].end..toks[k].start];
-        if config.trim().is_empty() {
+        if k == i + 3 {
             return Err(err(
                 open,
                 "empty launch configuration: write <<<blockDim, l2ctrl, stream>>>".into(),
             ));
         }
+        let config = &src[toks[i + 2].end..toks[k].start];
         let close = toks[k + 2].end;
         // The kernel arguments in parentheses.
         let args_open = k + 3;
@@ -439,46 +214,141 @@ pub fn rewrite(
                 format!("expected `(` with the arguments of `{name}` after >>>"),
             ));
         }
-        let args_close = closing_paren(src, &toks, args_open).ok_or_else(|| {
+        let args_close = closing(src, toks, args_open, ')').ok_or_else(|| {
             err(
                 toks[args_open].start,
                 format!("unclosed `(` in the arguments of `{name}`"),
             )
         })?;
-        let args = &src[toks[args_open].end..toks[args_close].start];
+        let callee_toks = &toks[first..i];
         let callee_text = &src[callee_start..toks[i - 1].end];
-        let (line, column) = position(src, callee_start);
-        out.push_str(&src[copied..callee_start]);
-        out.push_str(&format!(
-            "::AscendC::detail::Chevron(::AscendC::detail::Loc(\"{}\", {line}, {column}), \"{}\", \"{}\", ",
-            c_path(file),
-            c_string(callee_text),
-            c_string(args)
+        let loc = match define {
+            Some(_) => "::AscendC::detail::Loc(__FILE__, __LINE__, 0)".to_string(),
+            None => {
+                let (line, column) = position(src, callee_start);
+                format!(
+                    "::AscendC::detail::Loc(\"{}\", {line}, {column})",
+                    c_path(file)
+                )
+            }
+        };
+        let kernel = if define.is_none() && !kernels.contains(&name) {
+            format!("::AscendC::detail::UndeclaredCallee<decltype({callee_text})>({callee_text})")
+        } else {
+            callee_text.to_string()
+        };
+        edits.push(Edit::replace(
+            callee_start,
+            close,
+            format!(
+                "::AscendC::detail::Chevron({loc}, {}, {}, {kernel}, {config})",
+                named(src, callee_toks, define),
+                named(src, &toks[args_open + 1..args_close], define),
+            ),
         ));
-        out.push_str(callee_text);
-        out.push_str(", ");
-        out.push_str(config);
-        out.push(')');
-        copied = close;
-        launches += 1;
+        count += 1;
         i = args_open;
     }
-    if launches == 0 {
+    Ok(count)
+}
+
+/// Edits recording the qualifiers of kernels declared through macros at their invocations
+/// (`KERNEL(k) {` gets the helper's statement after `{`); returns the helpers used.
+fn macro_entries<'a>(
+    src: &str,
+    toks: &[Tok],
+    index: &'a KernelIndex,
+    edits: &mut Vec<Edit>,
+) -> BTreeSet<&'a str> {
+    let mut used = BTreeSet::new();
+    for (k, t) in toks.iter().enumerate() {
+        let Some(m) = index.entry_macros.get(text(src, t)) else {
+            continue;
+        };
+        if !toks.get(k + 1).is_some_and(|u| is_punct(src, u, '(')) {
+            continue;
+        }
+        let Some(close) = closing(src, toks, k + 1, ')') else {
+            continue;
+        };
+        if toks.get(close + 1).is_some_and(|u| is_punct(src, u, '{')) {
+            let args = joined(src, &toks[k + 2..close]);
+            edits.push(Edit::insert(
+                toks[close + 1].end,
+                format!(" {}({args})", m.helper),
+            ));
+            used.insert(m.definition.as_str());
+        }
+    }
+    used
+}
+
+/// Rewrites the launches and kernel declarations of `src` (named `file` in diagnostics and
+/// `#line`); `None` when nothing changes. `index` holds the kernels of all the program's sources.
+pub fn rewrite(src: &str, file: &str, index: &KernelIndex) -> Result<Option<String>, Diagnostic> {
+    let lexed = lex(src);
+    let err = |at: usize, message: String| {
+        let (line, column) = position(src, at);
+        Diagnostic {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        }
+    };
+    let mut edits = Vec::new();
+    let mut launched = false;
+    let mut recorded = false;
+    let units = std::iter::once((&lexed.toks[..], None))
+        .chain(lexed.defines.iter().map(|d| (&d.body[..], Some(d))));
+    for (toks, define) in units {
+        launched |= launches(src, file, toks, define, &index.names, &mut edits, &err)? > 0;
+        recorded |= kernels::record_qualifiers(src, toks, &mut edits, &err)?;
+        let linkage = kernels::c_linkage_kernels(src, toks, &index.names);
+        edits.extend(
+            linkage
+                .into_iter()
+                .filter(|(_, name)| !index.c_linkage.contains(name))
+                .map(|(edit, _)| edit),
+        );
+    }
+    let helpers = macro_entries(src, &lexed.toks, index, &mut edits);
+    if edits.is_empty() {
         return Ok(None);
     }
+    let mut out = String::with_capacity(src.len() + 512);
+    if launched {
+        out.push_str("#include \"ascendc/chevron.h\"\n");
+    } else if recorded || !helpers.is_empty() {
+        out.push_str("#include \"ascendc/kernel_entry.h\"\n");
+    }
+    for h in helpers {
+        out.push_str(&format!("#define {h}\n"));
+    }
+    out.push_str(&format!("#line 1 \"{}\"\n", c_path(file)));
+    edits.sort_by_key(|e| (e.start, e.end));
+    let mut copied = 0;
+    for e in edits {
+        if e.start < copied {
+            continue;
+        }
+        out.push_str(&src[copied..e.start]);
+        out.push_str(&e.text);
+        copied = e.end;
+    }
     out.push_str(&src[copied..]);
-    Ok(Some(format!(
-        "#include \"ascendc/chevron.h\"\n#line 1 \"{}\"\n{out}",
-        c_path(file)
-    )))
+    Ok(Some(out))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn kernels(names: &[&str]) -> BTreeSet<String> {
-        names.iter().map(|s| s.to_string()).collect()
+    fn kernels(names: &[&str]) -> KernelIndex {
+        KernelIndex {
+            names: names.iter().map(|s| s.to_string()).collect(),
+            ..KernelIndex::default()
+        }
     }
 
     fn body(out: &str) -> &str {
@@ -509,14 +379,27 @@ mod tests {
     }
 
     #[test]
-    fn strings_comments_raw_strings_and_directives_are_left_alone() {
+    fn a_callee_no_kernel_declaration_names_is_checked_by_the_compiler() {
+        let src = "auto selected = c ? ka : kb;\nselected<<<b, nullptr, s>>>(x);\n";
+        let out = rewrite(src, "k.asc", &kernels(&["ka", "kb"]))
+            .unwrap()
+            .unwrap();
+        assert!(
+            body(&out).contains("\"selected\", \"x\", ::AscendC::detail::UndeclaredCallee<decltype(selected)>(selected), b, nullptr, s)(x);"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn strings_comments_raw_strings_and_other_directives_are_left_alone() {
         let src = concat!(
             "const char* a = \"k<<<1, nullptr, s>>>(x)\";\n",
             "// k<<<1, nullptr, s>>>(x)\n",
             "/* k<<<1,\n nullptr, s>>>(x) */\n",
             "auto r = R\"x(k<<<1, 0, 0>>>(\")x\";\n",
             "char c = '<'; int n = 1'000;\n",
-            "#define LAUNCH k<<<1, nullptr, s>>>(x)\n",
+            "#pragma message(\"k<<<1, nullptr, s>>>(x)\")\n",
+            "#if A <<<B\n#endif\n",
         );
         assert_eq!(rewrite(src, "k.asc", &kernels(&["k"])).unwrap(), None);
     }
@@ -545,15 +428,29 @@ mod tests {
     }
 
     #[test]
-    fn launch_of_a_non_kernel_is_an_error_with_its_line() {
-        let src = "void host(int);\nint main() {\n  host<<<1, nullptr, nullptr>>>(3);\n}\n";
-        let e = rewrite(src, "main.asc", &kernels(&["k"])).unwrap_err();
-        assert_eq!((e.line, e.column), (3, 3));
-        assert!(
-            e.to_string().starts_with(
-                "main.asc:3:3: error: `host` is launched with <<<…>>> but no __global__ function"
-            ),
-            "{e}"
+    fn launches_in_macro_bodies_name_the_expansion_site_and_stringize_parameters() {
+        let src = concat!(
+            "#define LAUNCH(k) k<<<8, nullptr, stream>>>(x, y, z)\n",
+            "#define LAUNCH_ALL(k, ...) \\\n    k<<<8, \\\n      nullptr, s>>>(__VA_ARGS__)\n",
+            "#define LAUNCH_ADD add<<<1, nullptr, s>>>(x)\n",
+            "int main() { LAUNCH(add_custom); }\n",
+        );
+        let out = rewrite(src, "k.asc", &kernels(&[])).unwrap().unwrap();
+        let b = body(&out);
+        assert_eq!(b.lines().count(), src.lines().count());
+        let loc = "::AscendC::detail::Chevron(::AscendC::detail::Loc(__FILE__, __LINE__, 0)";
+        assert_eq!(
+            b.lines().next().unwrap(),
+            format!("#define LAUNCH(k) {loc}, #k, \"x, y, z\", k, 8, nullptr, stream)(x, y, z)")
+        );
+        assert_eq!(
+            b.lines().nth(2).unwrap(),
+            format!("    {loc}, #k, #__VA_ARGS__, k, 8, \\")
+        );
+        assert_eq!(b.lines().nth(3).unwrap(), "      nullptr, s)(__VA_ARGS__)");
+        assert_eq!(
+            b.lines().nth(4).unwrap(),
+            format!("#define LAUNCH_ADD {loc}, \"add\", \"x\", add, 1, nullptr, s)(x)")
         );
     }
 
@@ -571,30 +468,7 @@ mod tests {
         assert!(e.message.contains("must follow the name"), "{e}");
         let e = rewrite("k<<<1, 2, 3>>>(a;", "a.cpp", &k).unwrap_err();
         assert!(e.message.contains("unclosed `(`"), "{e}");
-    }
-
-    #[test]
-    fn kernel_names_are_found_in_declarations_and_definitions() {
-        let src = concat!(
-            "extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y);\n",
-            "template <typename T, int N>\n__global__ __aicore__ void tk(GM_ADDR x) { }\n",
-            "#define K __global__ void not_this(int)\n",
-            "// __global__ void nor_this(int);\n",
-            "__aicore__ inline void helper(int a);\n",
-        );
-        assert_eq!(kernel_names(src), kernels(&["add_custom", "tk"]));
-    }
-
-    #[test]
-    fn includes_are_followed_for_kernel_declarations() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("k.h"),
-            "__global__ __aicore__ void from_header(GM_ADDR x);\n",
-        )
-        .unwrap();
-        let main = dir.path().join("main.cpp");
-        std::fs::write(&main, "#include \"k.h\"\n#include <vector>\n").unwrap();
-        assert_eq!(kernels_in(&[main], &[]), kernels(&["from_header"]));
+        let e = rewrite("#define L(k) \\\n  k<<<1, 2>>>;\n", "a.cpp", &k).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 14));
     }
 }
