@@ -118,6 +118,32 @@ fn add_custom_float16_npy_splits_over_all_cores() {
 }
 
 #[test]
+fn add_custom_on_a_soc_splits_over_its_vector_cores() {
+    // Ascend910B3 has 40 vector cores: the TilingFunc's GetCoreNumAiv() gives 40 blocks, and
+    // the operator built for ascend910b runs on that SoC of the series.
+    let d = data("add_custom", &["float16", "8", "2048"]);
+    let err = run_ok(
+        d.path(),
+        "add_custom",
+        &[
+            "--product",
+            "Ascend910B3",
+            "--input",
+            "x=input/x.npy",
+            "--input",
+            "y=input/y.npy",
+            "--output",
+            "z=output/z.npy",
+        ],
+    );
+    assert!(
+        err.contains("AddCustom: block dim 40, tiling key 1"),
+        "{err}"
+    );
+    npy_equals_golden(d.path(), "output/z.npy");
+}
+
+#[test]
 fn add_custom_float32_bin_on_310p() {
     // 3000 floats = 375 blocks over the 8 AI Cores of 310P: 7 take 47 blocks, 1 takes 46.
     let d = data("add_custom", &["float32", "3", "1000"]);
