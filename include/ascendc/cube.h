@@ -272,3 +272,5 @@ void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTe
 }  // namespace AscendC
 
 #include "cube_copy_out.h"
+#include "cube_mode.h"
+#include "cube_sparse.h"

@@ -148,3 +148,39 @@ fn data_copy_from_l0c_with_the_fixpipe_registers() {
     }
     assert!(!err.contains("warning"), "{err}");
 }
+
+#[test]
+fn sparse_matmul_matches_the_dense_product() {
+    let (ok, out, err) = run("cube_sparse.cpp", &[]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.lines().any(|l| l == "sparse 64x48x128: 0 wrong"),
+        "{out}\n{err}"
+    );
+    assert_eq!(out.lines().last(), Some("PASS"), "{out}\n{err}");
+    let (ok, _, err) = run("cube_sparse.cpp", &["--product", "310B"]);
+    assert!(!ok);
+    assert!(
+        err.contains("is not supported on Atlas 200I/500 A2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn hf32_and_result_order_bits() {
+    let (ok, out, err) = run("cube_mode.cpp", &[]);
+    assert!(ok, "{out}\n{err}");
+    for line in [
+        "fp32: PASS",
+        "HF32 ties to even: PASS",
+        "HF32 ties away (NEAREST_ZERO): PASS",
+        "bool forms, row major: PASS",
+        "column major: PASS",
+        "PASS",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing `{line}` in\n{out}\n{err}"
+        );
+    }
+}

@@ -4,6 +4,8 @@
 pub mod broadcast;
 pub mod copy_out;
 pub mod fill;
+pub mod mode;
+pub mod sparse;
 
 use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
 use crate::gm::global;

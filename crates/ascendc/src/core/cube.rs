@@ -1,5 +1,6 @@
 //! Cube-unit state of one core: the L0C unit flags that `unitFlag` Mmad/Fixpipe pairs hand over,
-//! and the Fixpipe registers the `DataCopy` L0C forms read.
+//! the Fixpipe registers the `DataCopy` L0C forms read, the sparse index buffer and the Mmad
+//! control bits.
 
 /// Bytes of L0C one unit flag covers.
 pub const UNIT_BYTES: u64 = 512;
@@ -12,6 +13,15 @@ pub struct CubeState {
     unit_flags: Vec<bool>,
     /// The Fixpipe registers.
     pub fix: FixRegs,
+    /// The sparse index buffer (a quarter of L0B) `LoadDataWithSparse` fills; `None` for bytes
+    /// never loaded.
+    sparse_index: Vec<Option<u8>>,
+    /// HF32 mode: float Mmad inputs rounded to HF32.
+    pub hf32: bool,
+    /// HF32 rounding ties away from zero (`NEAREST_ZERO`) instead of to even.
+    pub hf32_away: bool,
+    /// Mmad produces results along N first (`SetMMRowMajor`).
+    pub mm_row_major: bool,
 }
 
 /// The Fixpipe registers: written by `SetFixpipePreQuantFlag`, `SetFixpipeNz2ndFlag`,
@@ -56,5 +66,24 @@ impl CubeState {
     /// Clears every unit flag (`SetFixPipeConfig` with `isUnitFlag`).
     pub fn clear_flags(&mut self) {
         self.unit_flags.clear();
+    }
+
+    /// Byte `at` of the sparse index buffer, if loaded.
+    pub fn sparse_index(&self, at: u64) -> Option<u8> {
+        self.sparse_index.get(at as usize).copied().flatten()
+    }
+
+    /// Writes `bytes` at `at` of the sparse index buffer of `size` bytes.
+    pub fn write_sparse_index(&mut self, at: u64, bytes: &[u8], size: u64) {
+        if self.sparse_index.len() < size as usize {
+            self.sparse_index.resize(size as usize, None);
+        }
+        let at = at as usize;
+        for (d, &b) in self.sparse_index[at..at + bytes.len()]
+            .iter_mut()
+            .zip(bytes)
+        {
+            *d = Some(b);
+        }
     }
 }

@@ -315,6 +315,14 @@ fn run<D: Element, U: Element, S: Element>(
     let b: Vec<f64> = (0..k * n)
         .map(|x| read::<S>(b_mem, b_at(x / n, x % n)))
         .collect();
+    // HF32 mode (SetHF32Mode): float inputs are rounded to HF32 before they are multiplied.
+    let (a, b) = if core.cube.hf32 && U::DTYPE == DType::Float {
+        let away = core.cube.hf32_away;
+        let hf32 = |v: &f64| super::mode::round_hf32(*v as f32, away) as f64;
+        (a.iter().map(hf32).collect(), b.iter().map(hf32).collect())
+    } else {
+        (a, b)
+    };
     let integer = D::DTYPE != DType::Float && D::DTYPE != DType::Half;
     let sat = core.vector.fp16_saturation; // CTRL[48]
     let mut out: Vec<(usize, [u8; 4])> = Vec::with_capacity(m * n);

@@ -1,8 +1,8 @@
 //! The cube unit: `LoadData` (L1 → L0A/L0B on PIPE_MTE1), `Mmad` (L0A × L0B → L0C on PIPE_M),
 //! `Fixpipe` and the `DataCopy` L0C forms with their registers (L0C → GM/L1 on PIPE_FIX), `Fill`
-//! (L1/L0A/L0B set to a constant) and `BroadCastVecToMM` (UB → L0C on PIPE_V), with the fractal
-//! layouts of `layout` and the per-product tables of `support`. docs/cube.md describes the
-//! numerics.
+//! (L1/L0A/L0B set to a constant), `BroadCastVecToMM` (UB → L0C on PIPE_V) and the 4:2 sparse
+//! `LoadDataWithSparse` / `MmadWithSparse`, with the fractal layouts of `layout` and the
+//! per-product tables of `support`. docs/cube.md describes the numerics.
 
 pub mod broadcast;
 pub mod copy_out;
@@ -12,6 +12,8 @@ pub mod fixpipe_regs;
 pub mod layout;
 pub mod load;
 pub mod mmad;
+pub mod mode;
+pub mod sparse;
 pub mod support;
 
 use crate::api::tensor::LocalTensor;

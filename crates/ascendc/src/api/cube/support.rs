@@ -36,6 +36,10 @@ pub struct CubeFacts {
     pub fill_blocks: bool,
     /// `BroadCastVecToMM` (UB → L0C) exists.
     pub broadcast_vec_to_mm: bool,
+    /// `LoadDataWithSparse` and `MmadWithSparse` exist.
+    pub sparse: bool,
+    /// The Mmad control bits (HF32, result order) exist.
+    pub mmad_modes: bool,
 }
 
 use DType::*;
@@ -78,9 +82,12 @@ static A2: CubeFacts = CubeFacts {
     fill_dtypes: FILL_A2,
     fill_blocks: true,
     broadcast_vec_to_mm: false,
+    sparse: true,
+    mmad_modes: true,
 };
 static B310: CubeFacts = CubeFacts {
     unit_flag: false,
+    sparse: false,
     k_direction_align: false,
     fixpipe: Some(FixpipeForm::M300),
     ..A2
@@ -96,6 +103,8 @@ static P310: CubeFacts = CubeFacts {
     fill_dtypes: DTypeSet::of(&[Int16, Uint16, Half]),
     fill_blocks: false,
     broadcast_vec_to_mm: true,
+    sparse: false,
+    mmad_modes: false,
 };
 static T910: CubeFacts = CubeFacts {
     mmad_types: &MMAD_910,
