@@ -162,6 +162,8 @@ int32_t ascendc_local_value(uint8_t elem, const AscLocal* t, uint32_t i, uint8_t
                             AscLoc loc);
 int32_t ascendc_global_value(uint8_t elem, const AscGlobal* g, uint64_t i, uint8_t set,
                              void* value, AscLoc loc);
+int32_t ascendc_global_at(uint8_t elem, const AscGlobal* g, uint64_t offset, const void** out,
+                          AscLoc loc);
 
 int32_t ascendc_data_copy(uint8_t elem, uint8_t dir, const AscLocal* dstL, const AscGlobal* dstG,
                           const AscLocal* srcL, const AscGlobal* srcG,

@@ -272,5 +272,7 @@ void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTe
 }  // namespace AscendC
 
 #include "cube_copy_out.h"
+#include "cube_load3d.h"
+#include "cube_load_gm.h"
 #include "cube_mode.h"
 #include "cube_sparse.h"

@@ -81,12 +81,12 @@ public:
         detail::Check(ascendc_local_value(detail::dtype<T>, &raw_, index, 1, &v, loc));
     }
 
-    uint32_t GetSize() const { return raw_.len / sizeof(T); }
+    uint32_t GetSize() const { return static_cast<uint32_t>(detail::ElementsIn<T>(raw_.len)); }
     uint32_t GetLength() const { return raw_.len; }
     // The tensor's byte address in its buffer (UB, L1, …): what address lists such as
     // TransDataTo5HD's take (`(uint64_t)t.GetPhyAddr()`). Not dereferenceable on the host.
     uint64_t GetPhyAddr() const { return raw_.addr; }
-    uint64_t GetPhyAddr(uint32_t offset) const { return raw_.addr + offset * sizeof(T); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return raw_.addr + detail::BytesOf<T>(offset); }
     TPosition GetPosition() const { return static_cast<TPosition>(raw_.pos); }
 
     void SetSize(uint32_t size, detail::Loc loc = detail::Loc()) {
@@ -126,10 +126,15 @@ public:
     }
     void SetGlobalBuffer(__gm__ T* buffer) { SetGlobalBuffer(buffer, 0); }
 
-    // The view `offset` elements further; the size is unchanged, as on the device.
-    GlobalTensor operator[](uint64_t offset) const {
+    // The view `offset` elements further; the size is unchanged, as on the device. An int4b_t
+    // view is checked (it must start on a byte and inside its allocation).
+    GlobalTensor operator[](detail::Offset offset) const {
         GlobalTensor g = *this;
-        g.raw_.ptr = GetPhyAddr() + offset;
+        if constexpr (std::is_same<T, int4b_t>::value) {
+            detail::Check(ascendc_global_at(detail::dtype<T>, &raw_, offset.value, &g.raw_.ptr, offset.loc));
+        } else {
+            g.raw_.ptr = GetPhyAddr() + offset.value;
+        }
         return g;
     }
 
@@ -152,7 +157,9 @@ public:
     CacheMode GetL2CacheHint() const { return cacheMode_; }
 
     __gm__ T* GetPhyAddr() const { return static_cast<T*>(const_cast<void*>(raw_.ptr)); }
-    __gm__ T* GetPhyAddr(uint64_t offset) const { return GetPhyAddr() + offset; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const {
+        return reinterpret_cast<T*>(reinterpret_cast<uintptr_t>(GetPhyAddr()) + detail::BytesOf<T>(offset));
+    }
     uint64_t GetSize() const { return raw_.size; }
 
     T GetValue(uint64_t index, detail::Loc loc = detail::Loc()) const {

@@ -120,6 +120,47 @@ using half = AscendC::detail::Float16Bits<ascendc_f64_to_f16, ascendc_f16_to_f32
 using bfloat16_t = AscendC::detail::Float16Bits<ascendc_f64_to_bf16, ascendc_bf16_to_f32, 7>;
 static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "16-bit float layout");
 
+namespace AscendC {
+
+// int4b_t: a signed 4-bit integer, [-8, 7]. A tensor holds two to a byte, the element with the
+// even index in the low nibble (sizes and offsets of int4b_t tensors count elements); a value on
+// its own keeps its nibble in the low four bits of `storage`.
+struct int4b_t {
+    static constexpr int kBits = 4;
+    static constexpr bool kSigned = true;
+    uint8_t storage;
+
+    int4b_t() = default;
+    // The low four bits of `value` (9 becomes -7).
+    constexpr int4b_t(int32_t value) : storage(static_cast<uint8_t>(value & 0xF)) {}
+    constexpr int4b_t(uint32_t value) : storage(static_cast<uint8_t>(value & 0xF)) {}
+    // The value, sign-extended.
+    constexpr operator int8_t() const { return static_cast<int8_t>(static_cast<int8_t>(storage << 4) >> 4); }
+
+    constexpr bool operator==(const int4b_t& rhs) const { return (storage & 0xF) == (rhs.storage & 0xF); }
+    constexpr bool operator!=(const int4b_t& rhs) const { return !(*this == rhs); }
+    constexpr bool operator<(const int4b_t& rhs) const { return int8_t(*this) < int8_t(rhs); }
+    constexpr bool operator>(const int4b_t& rhs) const { return rhs < *this; }
+    constexpr bool operator<=(const int4b_t& rhs) const { return !(rhs < *this); }
+    constexpr bool operator>=(const int4b_t& rhs) const { return !(*this < rhs); }
+};
+static_assert(sizeof(int4b_t) == 1, "int4b_t is one byte of storage");
+
+namespace detail {
+
+// Bytes that `n` elements of T occupy, and the elements `bytes` bytes hold (two int4b_t to a byte).
+template <typename T>
+constexpr uint64_t BytesOf(uint64_t n) {
+    return std::is_same<T, int4b_t>::value ? n / 2 : n * sizeof(T);
+}
+template <typename T>
+constexpr uint64_t ElementsIn(uint64_t bytes) {
+    return std::is_same<T, int4b_t>::value ? bytes * 2 : bytes / sizeof(T);
+}
+
+}  // namespace detail
+}  // namespace AscendC
+
 // Pipes, in the simulator's order.
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
 
@@ -182,6 +223,7 @@ ASCENDC_DTYPE(half, 8)
 ASCENDC_DTYPE(bfloat16_t, 9)
 ASCENDC_DTYPE(float, 10)
 ASCENDC_DTYPE(double, 11)
+ASCENDC_DTYPE(int4b_t, 12)
 // bool tensors are byte tensors (0 or 1 per element), as on the device.
 ASCENDC_DTYPE(bool, 1)
 #undef ASCENDC_DTYPE

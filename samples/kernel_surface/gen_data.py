@@ -8,7 +8,8 @@ import os
 import numpy as np
 
 N = 64
-SYS_WORKSPACE = 16 * 1024 * 1024  # the A2 system workspace
+# GetUserWorkspace in the CPU-debug flow: the workspace itself (no system part before it).
+USER_WORKSPACE_OFFSET_KIB = 0
 
 
 def dump(desc, addr, position, values, shape=None):
@@ -25,7 +26,7 @@ def main():
     y = np.ones(N, dtype=np.float16)
     z = (x + y).astype(np.float16)
     z[0] = np.float16(np.float32(z[0]) * 2)
-    info = np.array([1, 3, 15, 9, -2, 7, 1, 0, 1, SYS_WORKSPACE // 1024, 2, 2, 64, 1, 1, 1], dtype=np.int32)
+    info = np.array([1, 3, 15, 9, -2, 7, 1, 0, 1, USER_WORKSPACE_OFFSET_KIB, 2, 2, 64, 1, 1, 1], dtype=np.int32)
     xf = x.astype(np.float32)
     os.makedirs("input", exist_ok=True)
     os.makedirs("output", exist_ok=True)

@@ -2,7 +2,7 @@
 //! `isclose` decides it (`|a − b| ≤ atol + rtol·|b|`, NaN never close unless `equal_nan`,
 //! infinities close only to themselves).
 
-use ascendc::{bf16, f16, DType};
+use ascendc::{bf16, f16, DType, Int4};
 use std::fmt;
 
 /// Tolerances and the pass criterion.
@@ -125,8 +125,15 @@ pub fn isclose(a: f64, b: f64, t: &Tolerance) -> bool {
     }
 }
 
-/// Decodes little-endian elements of `dtype` as `f64`.
+/// Decodes little-endian elements of `dtype` as `f64` (`int4b_t`: two to a byte, low nibble
+/// first).
 pub fn decode(bytes: &[u8], dtype: DType) -> Result<Vec<f64>, String> {
+    if dtype == DType::Int4 {
+        return Ok(Int4::unpack(bytes)
+            .iter()
+            .map(|v| v.value() as f64)
+            .collect());
+    }
     let size = dtype.size();
     if !bytes.len().is_multiple_of(size) {
         return Err(format!(
@@ -155,6 +162,7 @@ pub fn decode(bytes: &[u8], dtype: DType) -> Result<Vec<f64>, String> {
                 DType::Bfloat16 => bf16::from_bits(u16v).to_f64(),
                 DType::Float => f32::from_bits(u32v) as f64,
                 DType::Double => f64::from_bits(u64v),
+                DType::Int4 => unreachable!("int4b_t is decoded above"),
             }
         })
         .collect())
@@ -251,6 +259,10 @@ mod tests {
             vec![-7.0]
         );
         assert_eq!(decode(&[0xfe], DType::Int8).unwrap(), vec![-2.0]);
+        assert_eq!(
+            decode(&[0x76, 0x8f], DType::Int4).unwrap(),
+            vec![6.0, 7.0, -1.0, -8.0]
+        );
         assert!(decode(&[0, 0, 0], DType::Float).is_err());
     }
 

@@ -178,7 +178,12 @@ pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> 
             out.push(first);
         }
     }
-    if !args.iter().any(|a| NO_LINK.contains(&a.as_str())) {
+    // A shared object gets neither the library nor the product: its code binds to the
+    // simulator of the program that loads it (aclrtBinaryLoadFromData).
+    if !args
+        .iter()
+        .any(|a| NO_LINK.contains(&a.as_str()) || a == "-shared")
+    {
         out.push(
             product::registration_source(profile, tmp)?
                 .display()

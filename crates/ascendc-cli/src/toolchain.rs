@@ -170,9 +170,16 @@ pub fn cflags(std: Option<&str>, mode: RunMode, profile: &ChipProfile) -> Vec<St
     f
 }
 
-/// Linker flags: the library by path, then the system libraries it needs.
+/// Linker flags: the library by path, whole and exported (`-rdynamic`: the kernels a program
+/// compiles at run time, `aclrtcCompileProg`, are shared objects that call the program's
+/// simulator, any entry of its C ABI), then the system libraries it needs.
 pub fn libs() -> Result<Vec<String>, String> {
-    let mut f = vec![library()?.display().to_string()];
+    let mut f = vec![
+        "-rdynamic".to_string(),
+        "-Wl,--whole-archive".into(),
+        library()?.display().to_string(),
+        "-Wl,--no-whole-archive".into(),
+    ];
     f.extend(SYSTEM_LIBS.iter().map(|s| s.to_string()));
     Ok(f)
 }

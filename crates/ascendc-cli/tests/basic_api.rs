@@ -1,5 +1,6 @@
-//! The C++ kernels of the basic-API families (`tests/cpp/basic_*.cpp`, kernel and host in one
-//! file) run by `ascendc run`; each prints `<case>: PASS` per checked case.
+//! The C++ kernels of the basic-API families (`tests/cpp/basic_*.cpp`, `vec_select_copy.cpp`,
+//! `nd2nz_c1.cpp`, kernel and host in one file) run by `ascendc run`; each prints `<case>: PASS`
+//! per checked case.
 
 use std::path::Path;
 use std::process::Command;
@@ -22,6 +23,47 @@ fn run_cases(file: &str, product: &str, cases: &[&str]) {
             "{case}\n{out}\n{err}"
         );
     }
+}
+
+/// Runs `tests/cpp/<file>` with `args` on A2 and checks that it printed `<case>: PASS` and no
+/// warning.
+fn run_case(file: &str, args: &[&str], case: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/cpp")
+        .join(file);
+    let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .args(["run", path.to_str().unwrap(), "--"])
+        .args(args)
+        .output()
+        .expect("ascendc runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{case}\n{out}\n{err}");
+    assert!(
+        out.contains(&format!("{case}: PASS")),
+        "{case}\n{out}\n{err}"
+    );
+    assert!(!err.contains("warning"), "{case}\n{err}");
+}
+
+#[test]
+fn select_with_a_scalar_src1() {
+    run_case("vec_select_copy.cpp", &["select_scalar"], "select_scalar");
+}
+
+#[test]
+fn copy_in_counter_mode_counts_elements_per_repeat() {
+    run_case("vec_select_copy.cpp", &["copy_counter"], "copy_counter");
+}
+
+#[test]
+fn strided_copy_with_disjoint_written_blocks_is_not_an_overlap() {
+    run_case("vec_select_copy.cpp", &["copy_nd2nz"], "copy_nd2nz");
+}
+
+#[test]
+fn nd2nz_data_copy_into_c1() {
+    run_case("nd2nz_c1.cpp", &[], "nd2nz_c1");
 }
 
 #[test]

@@ -72,3 +72,31 @@ fn tiling_data_in_template_kernels() {
     let o = run("compat_tiling.cpp", &[]);
     assert_cases(&o, &["GET_TILING_DATA in template kernels"]);
 }
+
+#[test]
+fn asc_dump_prints_gm_ub_and_l1_buffers() {
+    let o = run("compat_dump.cpp", &[]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for (header, values) in [
+        (
+            "desc=1, addr=0x0, data_type=float16, position=GM, dump_size=4",
+            "[0.500000, 1.500000, 2.500000, 3.500000]",
+        ),
+        (
+            "desc=2, addr=0x8, data_type=float16, position=UB, dump_size=3",
+            "[4.500000, 5.500000, 6.500000]",
+        ),
+        (
+            "desc=3, addr=0x0, data_type=float16, position=L1, dump_size=2",
+            "[0.500000, 1.500000]",
+        ),
+    ] {
+        assert!(out.contains(header), "{header}\n{out}");
+        assert!(out.contains(values), "{values}\n{out}");
+    }
+}

@@ -332,6 +332,43 @@ fn host_tiling_struct_by_address_is_read_with_one_warning() {
 }
 
 #[test]
+fn user_workspace_is_the_whole_workspace_in_cpu_debug_and_follows_the_system_part_on_device() {
+    let src = cpp("user_workspace.cpp").display().to_string();
+    for (mode, line) in [
+        ("cpu", "user workspace at +0: PASS"),
+        ("npu", "user workspace at +16777216: PASS"),
+    ] {
+        let o = ascendc(&["run", &src, "--run-mode", mode]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{mode}\n{out}\n{err}");
+        assert_eq!(out.trim(), line, "{mode}\n{err}");
+    }
+}
+
+#[test]
+fn acl_finalize_without_acl_init_succeeds_quietly() {
+    let o = run(&["acl_finalize_uninit.cpp"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "aclFinalize without aclInit: 0",
+            "aclInit: 0",
+            "aclFinalize: 0",
+            "aclFinalize again: 100037",
+        ],
+        "{err}"
+    );
+    // Only the repeated aclFinalize is reported.
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["error: aclFinalize: acl is already finalized (acl error 100037)"],
+        "{err}"
+    );
+}
+
+#[test]
 fn acl_runtime_runs_a_kernel_on_device_memory_and_reports_misuse() {
     let o = run(&["seed000_add.cpp", "acl_runtime_main.cpp"], &[]);
     let (out, err) = text(&o);

@@ -184,3 +184,23 @@ fn hf32_and_result_order_bits() {
         );
     }
 }
+
+#[test]
+fn convolution_through_load3d_and_gm_to_l1_loads() {
+    for product in ["A2", "310B"] {
+        let (ok, out, err) = run("cube_load3d.cpp", &["--product", product]);
+        assert!(ok, "{product}\n{out}\n{err}");
+        for line in [
+            "LoadData3DParamsV2: PASS",
+            "registers (SetFmatrix, padding, repeat): PASS",
+            "LoadData3DParamsV2Pro: PASS",
+            "PASS",
+        ] {
+            assert!(
+                out.lines().any(|l| l == line),
+                "{product}: missing `{line}` in\n{out}\n{err}"
+            );
+        }
+        assert!(!err.contains("warning"), "{product}: {err}");
+    }
+}

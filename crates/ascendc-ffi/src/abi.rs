@@ -301,7 +301,7 @@ impl AscLocal {
     /// core ([`AscLocal::views`]), or on the running core (which reports a bad handle, or one
     /// made outside a kernel).
     #[inline(always)]
-    pub fn tensor<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
+    pub fn tensor<T: ascendc::TensorElement>(&self) -> Result<LocalTensor<T>, SimError> {
         match Self::views([self]) {
             Some([t]) => Ok(*t),
             None => self.checked(),
@@ -311,7 +311,7 @@ impl AscLocal {
     /// [`AscLocal::tensor`] the long way: the indices decoded (an invalid one reported), the
     /// rest checked on the running core.
     #[inline(never)]
-    fn checked<T: ascendc::Element>(&self) -> Result<LocalTensor<T>, SimError> {
+    fn checked<T: ascendc::TensorElement>(&self) -> Result<LocalTensor<T>, SimError> {
         let (pos, hw) = (position(self.pos)?, hardware(self.hw)?);
         // SAFETY: C++ handles come from `ForeignLocal::of` and `ascendc_shape_intern`.
         unsafe { self.0.checked(pos, hw) }
@@ -321,7 +321,7 @@ impl AscLocal {
     /// lies in its buffer by this block's cached sizes; `None` when [`AscLocal::tensor`] must
     /// check (and report) the long way.
     #[inline(always)]
-    pub fn views<T: ascendc::Element, const N: usize>(
+    pub fn views<T: ascendc::TensorElement, const N: usize>(
         raw: [&AscLocal; N],
     ) -> Option<[&LocalTensor<T>; N]> {
         // Read in place: only the address leaves `with`.
@@ -341,7 +341,7 @@ impl AscLocal {
     /// Runs `f` on this tensor as the simulator's handle: the C++ handle itself when it passes
     /// the block's cached checks ([`AscLocal::views`]), a checked copy otherwise.
     #[inline(always)]
-    pub fn with<T: ascendc::Element, R>(
+    pub fn with<T: ascendc::TensorElement, R>(
         &self,
         f: impl FnOnce(&LocalTensor<T>) -> Result<R, SimError>,
     ) -> Result<R, SimError> {
@@ -353,14 +353,14 @@ impl AscLocal {
 
     /// Makes `t` the simulator's handle of this tensor, as [`AscLocal::tensor`] gives it.
     #[inline(always)]
-    pub fn load<T: ascendc::Element>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {
+    pub fn load<T: ascendc::TensorElement>(&self, t: &mut LocalTensor<T>) -> Result<(), SimError> {
         *t = self.tensor()?;
         Ok(())
     }
 
     /// [`AscLocal::load`] for a call made at `loc` outside a location scope ([`call_at`]).
     #[inline(always)]
-    pub fn load_at<T: ascendc::Element>(
+    pub fn load_at<T: ascendc::TensorElement>(
         &self,
         t: &mut LocalTensor<T>,
         loc: SourceLoc,
@@ -375,7 +375,7 @@ impl AscLocal {
 
     /// The C++ form of a simulator handle.
     #[inline(always)]
-    pub fn of<T: ascendc::Element>(t: &LocalTensor<T>) -> AscLocal {
+    pub fn of<T: ascendc::TensorElement>(t: &LocalTensor<T>) -> AscLocal {
         AscLocal(ForeignLocal::of(t))
     }
 
@@ -384,7 +384,7 @@ impl AscLocal {
     /// # Safety
     /// `out` is valid for writes.
     #[inline(always)]
-    pub unsafe fn write<T: ascendc::Element>(t: &LocalTensor<T>, out: *mut AscLocal) {
+    pub unsafe fn write<T: ascendc::TensorElement>(t: &LocalTensor<T>, out: *mut AscLocal) {
         out.write(AscLocal::of(t));
     }
 }
@@ -440,11 +440,13 @@ pub fn take_last_error() -> Option<SimError> {
 }
 
 /// Dispatches on a [`DType`]: binds the type alias `$t` to the Rust element type and evaluates
-/// `$body`.
+/// `$body`. `int4b_t`, which only the APIs of [`with_tensor_dtype!`] take, returns
+/// [`packed_type`]'s error from the enclosing function.
 #[macro_export]
 macro_rules! with_dtype {
     ($d:expr, $t:ident => $body:expr) => {
         match $d {
+            ascendc::DType::Int4 => return Err($crate::abi::packed_type()),
             ascendc::DType::Int8 => {
                 type $t = i8;
                 $body
@@ -495,6 +497,33 @@ macro_rules! with_dtype {
             }
         }
     };
+}
+
+/// [`with_dtype!`] for the APIs that take `int4b_t` too (tensor handles, buffers, `Cast`, the
+/// cube loads and ND→NZ copies): `int4b_t` binds `$t` to [`ascendc::Int4`].
+#[macro_export]
+macro_rules! with_tensor_dtype {
+    ($d:expr, $t:ident => $body:expr) => {
+        match $d {
+            ascendc::DType::Int4 => {
+                type $t = ascendc::Int4;
+                $body
+            }
+            d => $crate::with_dtype!(d, $t => $body),
+        }
+    };
+}
+
+/// The error of an `int4b_t` tensor passed to an API that does not take the type.
+#[cold]
+pub fn packed_type() -> SimError {
+    SimError::new(
+        Category::Type,
+        "C ABI",
+        "element type int4b_t is not supported by this API (it is documented for LocalTensor/GlobalTensor, \
+         TBuf/LocalMemAllocator buffers, Cast to and from half, DataCopy ND→NZ into L1, LoadData, \
+         LoadDataWithTranspose and Mmad)",
+    )
 }
 
 /// Prints this thread's last error to stderr (the C++ side calls it for a failure outside a

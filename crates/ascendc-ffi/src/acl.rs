@@ -1,7 +1,11 @@
-//! The acl runtime subset host programs use, exported under the names `include/acl/acl.h`
-//! declares: initialisation, one device (0), contexts and streams as handles, device memory as
-//! simulator GM with exact bounds (the same allocations as `GmAlloc`), host memory, checked copies
-//! and memsets, `aclFloat16` conversions.
+//! The acl runtime subset host programs use, exported under the names `include/acl/acl.h` and
+//! `acl/acl_rt.h` declare: initialisation, one device (0), contexts and streams as handles, device
+//! memory as simulator GM with exact bounds (the same allocations as `GmAlloc`), host memory,
+//! checked copies and memsets, `aclFloat16` conversions. Events are in `acl_event`, kernel
+//! binaries and launches in `acl_kernel`.
+//!
+//! Work on a stream runs when it is issued (launches are synchronous), so the `…Async` calls are
+//! done when they return and the synchronisation calls only check their handles.
 //!
 //! A call returns an acl error code; a failing call also records a message that
 //! `aclGetRecentErrMsg` returns, and prints it to stderr. Misuse is an error code, never a crash.
@@ -17,8 +21,6 @@ use std::sync::Mutex;
 pub const ACL_SUCCESS: i32 = 0;
 /// `ACL_ERROR_INVALID_PARAM`: a parameter failed validation.
 pub const ACL_ERROR_INVALID_PARAM: i32 = 100_000;
-/// `ACL_ERROR_UNINITIALIZE`: `aclFinalize` without `aclInit`.
-pub const ACL_ERROR_UNINITIALIZE: i32 = 100_001;
 /// `ACL_ERROR_REPEAT_INITIALIZE`: `aclInit` twice.
 pub const ACL_ERROR_REPEAT_INITIALIZE: i32 = 100_002;
 /// `ACL_ERROR_REPEAT_FINALIZE`: `aclFinalize` twice.
@@ -27,6 +29,10 @@ pub const ACL_ERROR_REPEAT_FINALIZE: i32 = 100_037;
 pub const ACL_ERROR_INVALID_DEVICE: i32 = 200_002;
 /// `ACL_ERROR_INVALID_RESOURCE_HANDLE`: a context or stream that is not live.
 pub const ACL_ERROR_INVALID_RESOURCE_HANDLE: i32 = 200_005;
+/// `ACL_ERROR_RT_CONTEXT_NULL`: no device set on the calling thread.
+pub const ACL_ERROR_RT_CONTEXT_NULL: i32 = 107_002;
+/// `ACL_ERROR_RT_FEATURE_NOT_SUPPORT`.
+pub const ACL_ERROR_RT_FEATURE_NOT_SUPPORT: i32 = 207_000;
 
 /// Number of simulated devices.
 pub const DEVICE_COUNT: u32 = 1;
@@ -90,10 +96,12 @@ fn with_runtime<R>(f: impl FnOnce(&mut Runtime) -> R) -> R {
 thread_local! {
     static RECENT: RefCell<Option<CString>> = const { RefCell::new(None) };
     static RETURNED: RefCell<Option<CString>> = const { RefCell::new(None) };
+    /// The device `aclrtSetDevice` / `aclrtCreateContext` made current on this thread.
+    static CURRENT_DEVICE: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
 }
 
 /// Records a failed call's message for `aclGetRecentErrMsg`, prints it, returns `code`.
-fn fail(code: i32, api: &str, msg: String) -> i32 {
+pub(crate) fn fail(code: i32, api: &str, msg: String) -> i32 {
     let text = format!("{api}: {msg} (acl error {code})");
     eprintln!("error: {text}");
     RECENT.with(|r| *r.borrow_mut() = CString::new(text).ok());
@@ -126,23 +134,14 @@ pub extern "C" fn aclInit(_config_path: *const c_char) -> i32 {
     ACL_SUCCESS
 }
 
-/// `aclFinalize()`: after `aclInit`.
+/// `aclFinalize()`: releases what `aclInit` set up. Without an `aclInit` before it there is
+/// nothing to release and it succeeds quietly, as the vendor's runtime does (its CPU-debug
+/// domain stubs both calls); only a repeated `aclFinalize` is an error.
 #[no_mangle]
 pub extern "C" fn aclFinalize() -> i32 {
-    let before = with_runtime(|rt| {
-        let b = rt.init;
-        if b == Init::Live {
-            rt.init = Init::Finalized;
-        }
-        b
-    });
+    let before = with_runtime(|rt| std::mem::replace(&mut rt.init, Init::Finalized));
     match before {
-        Init::Live => ACL_SUCCESS,
-        Init::Never => fail(
-            ACL_ERROR_UNINITIALIZE,
-            "aclFinalize",
-            "acl is not initialized (call aclInit first)".into(),
-        ),
+        Init::Live | Init::Never => ACL_SUCCESS,
         Init::Finalized => fail(
             ACL_ERROR_REPEAT_FINALIZE,
             "aclFinalize",
@@ -162,16 +161,52 @@ fn check_device(api: &str, device: i32) -> i32 {
     )
 }
 
-/// `aclrtSetDevice(deviceId)`: device 0.
+/// `aclrtSetDevice(deviceId)`: device 0, current on this thread from now on.
 #[no_mangle]
 pub extern "C" fn aclrtSetDevice(device: i32) -> i32 {
-    check_device("aclrtSetDevice", device)
+    let r = check_device("aclrtSetDevice", device);
+    if r == ACL_SUCCESS {
+        CURRENT_DEVICE.with(|c| c.set(Some(device)));
+    }
+    r
 }
 
-/// `aclrtResetDevice(deviceId)`: device 0.
+/// `aclrtResetDevice(deviceId)`: device 0; no longer current on this thread.
 #[no_mangle]
 pub extern "C" fn aclrtResetDevice(device: i32) -> i32 {
-    check_device("aclrtResetDevice", device)
+    let r = check_device("aclrtResetDevice", device);
+    if r == ACL_SUCCESS {
+        CURRENT_DEVICE.with(|c| c.set(None));
+    }
+    r
+}
+
+/// `aclrtGetDevice(deviceId)`: the device current on this thread (`aclrtSetDevice`,
+/// `aclrtCreateContext`).
+///
+/// # Safety
+/// `device` is null or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn aclrtGetDevice(device: *mut i32) -> i32 {
+    const API: &str = "aclrtGetDevice";
+    if device.is_null() {
+        return fail(
+            ACL_ERROR_INVALID_PARAM,
+            API,
+            "deviceId is a null pointer".into(),
+        );
+    }
+    match CURRENT_DEVICE.with(|c| c.get()) {
+        Some(d) => {
+            *device = d;
+            ACL_SUCCESS
+        }
+        None => fail(
+            ACL_ERROR_RT_CONTEXT_NULL,
+            API,
+            "no device is current on this thread (call aclrtSetDevice first)".into(),
+        ),
+    }
 }
 
 /// `aclrtGetDeviceCount(count)`: 1.
@@ -244,7 +279,10 @@ fn destroy(api: &str, h: Handle, handle: *mut c_void) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn aclrtCreateContext(context: *mut *mut c_void, device: i32) -> i32 {
     match check_device("aclrtCreateContext", device) {
-        ACL_SUCCESS => create("aclrtCreateContext", Handle::Context, context),
+        ACL_SUCCESS => {
+            CURRENT_DEVICE.with(|c| c.set(Some(device)));
+            create("aclrtCreateContext", Handle::Context, context)
+        }
         e => e,
     }
 }
@@ -270,19 +308,63 @@ pub extern "C" fn aclrtDestroyStream(stream: *mut c_void) -> i32 {
     destroy("aclrtDestroyStream", Handle::Stream, stream)
 }
 
-/// `aclrtSynchronizeStream(stream)`: launches run to completion when issued, so this only checks
-/// the stream (null, the default stream, or a live one).
-#[no_mangle]
-pub extern "C" fn aclrtSynchronizeStream(stream: *mut c_void) -> i32 {
+/// Checks that `stream` is null (the default stream) or live.
+pub(crate) fn check_stream(api: &str, stream: *mut c_void) -> i32 {
     let key = stream as usize;
     if stream.is_null() || with_runtime(|rt| rt.streams.contains_key(&key)) {
         return ACL_SUCCESS;
     }
     fail(
         ACL_ERROR_INVALID_RESOURCE_HANDLE,
-        "aclrtSynchronizeStream",
+        api,
         format!("{stream:p} is not a live stream (destroyed, or never created)"),
     )
+}
+
+/// Checks a synchronisation timeout: -1 (wait as long as it takes), 0 (check) or milliseconds.
+fn check_timeout(api: &str, timeout: i32) -> i32 {
+    if timeout >= -1 {
+        return ACL_SUCCESS;
+    }
+    fail(
+        ACL_ERROR_INVALID_PARAM,
+        api,
+        format!(
+            "timeout {timeout} ms is not -1 (no limit), 0 or a positive number of milliseconds"
+        ),
+    )
+}
+
+/// `aclrtSynchronizeStream(stream)`: launches run to completion when issued, so this only checks
+/// the stream (null, the default stream, or a live one).
+#[no_mangle]
+pub extern "C" fn aclrtSynchronizeStream(stream: *mut c_void) -> i32 {
+    check_stream("aclrtSynchronizeStream", stream)
+}
+
+/// `aclrtSynchronizeStreamWithTimeout(stream, timeout)`: as `aclrtSynchronizeStream` (nothing is
+/// left to wait for, so no timeout expires); the timeout is checked.
+#[no_mangle]
+pub extern "C" fn aclrtSynchronizeStreamWithTimeout(stream: *mut c_void, timeout: i32) -> i32 {
+    const API: &str = "aclrtSynchronizeStreamWithTimeout";
+    match check_timeout(API, timeout) {
+        ACL_SUCCESS => check_stream(API, stream),
+        e => e,
+    }
+}
+
+/// `aclrtSynchronizeDevice()`: every launch has finished when it returned, so nothing is left
+/// to wait for.
+#[no_mangle]
+pub extern "C" fn aclrtSynchronizeDevice() -> i32 {
+    ACL_SUCCESS
+}
+
+/// `aclrtSynchronizeDeviceWithTimeout(timeout)`: as `aclrtSynchronizeDevice`; the timeout is
+/// checked.
+#[no_mangle]
+pub extern "C" fn aclrtSynchronizeDeviceWithTimeout(timeout: i32) -> i32 {
+    check_timeout("aclrtSynchronizeDeviceWithTimeout", timeout)
 }
 
 /// `aclrtMalloc(devPtr, size, policy)`: `size` bytes of zero-filled simulator GM, bounded exactly.
@@ -405,8 +487,52 @@ pub unsafe extern "C" fn aclrtMemcpy(
     count: usize,
     kind: u32,
 ) -> i32 {
-    const API: &str = "aclrtMemcpy";
-    let bad = |msg: String| fail(ACL_ERROR_INVALID_PARAM, API, msg);
+    copy("aclrtMemcpy", dst, dest_max, src, count, kind)
+}
+
+/// `aclrtMemcpyAsync(dst, destMax, src, count, kind, stream)`: as `aclrtMemcpy`, done when it
+/// returns; the stream is checked, and a host-to-host copy is refused as on the device
+/// (`ACL_ERROR_RT_FEATURE_NOT_SUPPORT`).
+///
+/// # Safety
+/// As [`aclrtMemcpy`].
+#[no_mangle]
+pub unsafe extern "C" fn aclrtMemcpyAsync(
+    dst: *mut c_void,
+    dest_max: usize,
+    src: *const c_void,
+    count: usize,
+    kind: u32,
+    stream: *mut c_void,
+) -> i32 {
+    const API: &str = "aclrtMemcpyAsync";
+    if kind == 0 {
+        return fail(
+            ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            API,
+            "ACL_MEMCPY_HOST_TO_HOST is not an asynchronous copy (use aclrtMemcpy or memcpy)"
+                .into(),
+        );
+    }
+    match check_stream(API, stream) {
+        ACL_SUCCESS => copy(API, dst, dest_max, src, count, kind),
+        e => e,
+    }
+}
+
+/// The checked copy of `aclrtMemcpy` and `aclrtMemcpyAsync`.
+///
+/// # Safety
+/// As [`aclrtMemcpy`].
+unsafe fn copy(
+    api: &str,
+    dst: *mut c_void,
+    dest_max: usize,
+    src: *const c_void,
+    count: usize,
+    kind: u32,
+) -> i32 {
+    let bad = |msg: String| fail(ACL_ERROR_INVALID_PARAM, api, msg);
     let Some((src_side, dst_side)) = kind_sides(kind) else {
         return bad(format!(
             "kind {kind} is not an aclrtMemcpyKind (0 ACL_MEMCPY_HOST_TO_HOST … 7 ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)"
@@ -462,8 +588,35 @@ pub unsafe extern "C" fn aclrtMemset(
     value: i32,
     count: usize,
 ) -> i32 {
-    const API: &str = "aclrtMemset";
-    let bad = |msg: String| fail(ACL_ERROR_INVALID_PARAM, API, msg);
+    set("aclrtMemset", dev, max_count, value, count)
+}
+
+/// `aclrtMemsetAsync(devPtr, maxCount, value, count, stream)`: as `aclrtMemset`, done when it
+/// returns; the stream is checked.
+///
+/// # Safety
+/// As [`aclrtMemset`].
+#[no_mangle]
+pub unsafe extern "C" fn aclrtMemsetAsync(
+    dev: *mut c_void,
+    max_count: usize,
+    value: i32,
+    count: usize,
+    stream: *mut c_void,
+) -> i32 {
+    const API: &str = "aclrtMemsetAsync";
+    match check_stream(API, stream) {
+        ACL_SUCCESS => set(API, dev, max_count, value, count),
+        e => e,
+    }
+}
+
+/// The checked fill of `aclrtMemset` and `aclrtMemsetAsync`.
+///
+/// # Safety
+/// As [`aclrtMemset`].
+unsafe fn set(api: &str, dev: *mut c_void, max_count: usize, value: i32, count: usize) -> i32 {
+    let bad = |msg: String| fail(ACL_ERROR_INVALID_PARAM, api, msg);
     if count > max_count {
         return bad(format!(
             "count {count} bytes exceeds maxCount {max_count} bytes"

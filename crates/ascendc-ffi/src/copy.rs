@@ -2,11 +2,11 @@
 
 use crate::abi::{call, call_at, dtype, AscGlobal, AscLoc, AscLocal};
 use crate::gm::{global, with_global};
-use crate::with_dtype;
+use crate::{with_dtype, with_tensor_dtype};
 use ascendc::error::{Category, SimError};
 use ascendc::{
     data_copy, f16, BlockMode, DType, DataCopyArgs, DataCopyEnhancedParams, DataCopyParams,
-    DeqScale, GlobalTensor, LocalTensor, Nd2NzParams, Nz2NdParamsFull, PadMode, SliceInfo,
+    DeqScale, GlobalTensor, Int4, LocalTensor, Nd2NzParams, Nz2NdParamsFull, PadMode, SliceInfo,
 };
 
 /// `DataCopyParams` as C++ lays it out.
@@ -54,14 +54,14 @@ pub unsafe extern "C" fn ascendc_data_copy(
             0 => ascendc_data_copy_gm(elem.into(), dst_l, src_g, count, loc),
             1 => ascendc_data_copy_gm(u16::from(elem) | 256, src_l, dst_g, count, loc),
             _ => call(loc, || {
-                with_dtype!(dtype(elem)?, T => (*dst_l).with(|l: &LocalTensor<T>| {
+                with_tensor_dtype!(dtype(elem)?, T => (*dst_l).with(|l: &LocalTensor<T>| {
                     (*src_l).with(|src: &LocalTensor<T>| data_copy(l, src, count))
                 }))
             }),
         };
     };
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             // The handles are checked in argument order.
             match dir {
                 0 => (*dst_l).with(|l: &LocalTensor<T>| {
@@ -94,7 +94,7 @@ pub unsafe extern "C" fn ascendc_data_copy_gm(
 ) -> i32 {
     const API: &str = "DataCopy";
     call_at(loc, |loc| {
-        with_dtype!(dtype(form as u8)?, T => {
+        with_tensor_dtype!(dtype(form as u8)?, T => {
             // The handles are checked in argument order.
             // The closures are inlined: the call is one function from the entry point down.
             if form >> 8 == 0 {
@@ -160,7 +160,7 @@ fn slices(p: *const AscSlice, dim: u32) -> Vec<SliceInfo> {
 
 /// The other `DataCopy` forms: `kind` 0 ND→NZ (GM→local, `params` = 8 `Nd2NzParams` fields),
 /// 1 NZ→ND (local→GM, `params` = 7 `Nz2NdParamsFull` fields), 2 slice (`dir` 0 GM→local or
-/// 1 local→GM, `dst_slices` / `src_slices` with `dim` entries each).
+/// 1 local→GM, `dst_slices` / `src_slices` with `dim` entries each). `int4b_t` takes ND→NZ only.
 ///
 /// # Safety
 /// The pointers the form uses are valid for reads (`params`: 8 values; slices: `dim` entries).
@@ -179,7 +179,15 @@ pub unsafe extern "C" fn ascendc_data_copy_ex(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        let d = dtype(elem)?;
+        if (d, kind) == (DType::Int4, 0) {
+            let (l, g) = (
+                (*local).tensor::<Int4>()?,
+                global::<Int4>("DataCopy", &*gm)?,
+            );
+            return data_copy(&l, &g, nd2nz(&*params));
+        }
+        with_dtype!(d, T => {
             let l = (*local).tensor::<T>()?;
             let g = global::<T>("DataCopy", &*gm)?;
             match (kind, dir) {

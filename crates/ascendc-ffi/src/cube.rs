@@ -4,19 +4,22 @@
 pub mod broadcast;
 pub mod copy_out;
 pub mod fill;
+pub mod load3d;
+pub mod load_gm;
 pub mod mode;
 pub mod sparse;
 
 use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
 use crate::gm::global;
-use crate::with_dtype;
+use crate::with_tensor_dtype;
 use ascendc::api::cube::fixpipe::FixpipeArgs;
 use ascendc::api::cube::support::FixpipeForm;
 use ascendc::error::{Category, SimError};
 use ascendc::{
     bf16, f16, fixpipe, load_data, load_data_with_transpose, mmad, DType, Element,
     FixpipeParamsM300, FixpipeParamsV220, LoadData2DParams, LoadData2DParamsV2,
-    LoadData2dTransposeParams, LocalTensor, MmadParams, QuantMode, CFG_NZ, CFG_ROW_MAJOR,
+    LoadData2dTransposeParams, LocalTensor, MmadParams, QuantMode, TensorElement, CFG_NZ,
+    CFG_ROW_MAJOR,
 };
 
 /// `LoadData2DParams` as C++ lays it out.
@@ -72,7 +75,7 @@ pub unsafe extern "C" fn ascendc_load_data(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             let (d, s) = ((*dst).tensor::<T>()?, (*src).tensor::<T>()?);
             match kind {
                 0 => {
@@ -119,7 +122,7 @@ pub(crate) fn no_combination(api: &'static str, what: String) -> SimError {
     SimError::new(Category::Type, api, what)
 }
 
-unsafe fn mmad_typed<D: Element, U: Element, S: Element>(
+unsafe fn mmad_typed<D: Element, U: TensorElement, S: TensorElement>(
     dst: &AscLocal,
     fm: &AscLocal,
     filter: &AscLocal,
@@ -169,6 +172,9 @@ pub unsafe extern "C" fn ascendc_mmad(
         let (d, f, w) = (&*dst, &*fm, &*filter);
         use DType::*;
         match (dtype(fm_elem)?, dtype(filter_elem)?, dtype(dst_elem)?) {
+            (Int4, Int4, Int32) => {
+                mmad_typed::<i32, ascendc::Int4, ascendc::Int4>(d, f, w, bias, bias_elem, q)
+            }
             (Int8, Int8, Int32) => mmad_typed::<i32, i8, i8>(d, f, w, bias, bias_elem, q),
             (Uint8, Int8, Int32) => mmad_typed::<i32, u8, i8>(d, f, w, bias, bias_elem, q),
             (Uint8, Uint8, Int32) => mmad_typed::<i32, u8, u8>(d, f, w, bias, bias_elem, q),

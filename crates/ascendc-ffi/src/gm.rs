@@ -110,7 +110,7 @@ pub fn live_buffers() -> Vec<GmBuffer> {
 
 /// The simulator's `GlobalTensor<T>` for a C++ one.
 #[inline]
-pub fn global<T: ascendc::Element>(
+pub fn global<T: ascendc::TensorElement>(
     api: &'static str,
     g: &AscGlobal,
 ) -> Result<GlobalTensor<T>, SimError> {
@@ -120,7 +120,7 @@ pub fn global<T: ascendc::Element>(
 /// Runs `f` on the simulator's `GlobalTensor<T>` for the C++ one `g`, lent for the call (no
 /// reference on the allocation is taken when this thread looked it up lately).
 #[inline(always)]
-pub fn with_global<T: ascendc::Element, R>(
+pub fn with_global<T: ascendc::TensorElement, R>(
     api: &'static str,
     g: &AscGlobal,
     f: impl FnOnce(&GlobalTensor<T>) -> Result<R, SimError>,

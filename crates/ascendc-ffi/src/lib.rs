@@ -11,6 +11,8 @@
 
 pub mod abi;
 pub mod acl;
+pub mod acl_event;
+pub mod acl_kernel;
 pub mod copy;
 pub mod copy_pad;
 pub mod cube;
@@ -23,6 +25,7 @@ pub mod gather;
 pub mod gm;
 pub mod gm_bypass;
 pub mod group_barrier;
+pub mod handles;
 pub mod init_global_memory;
 pub mod launch;
 pub mod layout;
@@ -34,6 +37,7 @@ pub mod platform;
 pub mod pool;
 pub mod que_config;
 pub mod reduce;
+pub mod rtc;
 pub mod scalar;
 pub mod sort;
 pub mod spm;

@@ -1,7 +1,7 @@
 //! `LocalMemAllocator<hard>::Alloc` and `LocalTensor(pos, addr, tileSize)` for C++ kernels.
 
 use crate::abi::{call, dtype, hardware, position, AscLoc, AscLocal};
-use crate::with_dtype;
+use crate::with_tensor_dtype;
 use ascendc::{LocalMemAllocator, LocalTensor};
 
 /// Position index meaning "the buffer's default position".
@@ -24,7 +24,7 @@ pub unsafe extern "C" fn ascendc_local_alloc(
 ) -> i32 {
     call(loc, || {
         let mut a = LocalMemAllocator::from_parts(hardware(hw)?, *cur);
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             let t = if pos == DEFAULT_POS {
                 a.alloc::<T>(tile)?
             } else {
@@ -51,7 +51,7 @@ pub unsafe extern "C" fn ascendc_local_place(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             *out = AscLocal::of(&LocalTensor::<T>::new_at(position(pos)?, addr, tile)?);
         });
         Ok(())

@@ -2,7 +2,7 @@
 
 use crate::abi::{call, call_at, dtype, position, AscLoc, AscLocal};
 use crate::sync::event;
-use crate::with_dtype;
+use crate::with_tensor_dtype;
 use ascendc::api::custom_pool::{CustomPoolBuffer, TBufHandle};
 use ascendc::api::tque::DynQue;
 use ascendc::core::spare::{BoxStack, SpareBoxes};
@@ -72,7 +72,7 @@ impl<P: ascendc::position::QuePos> AnyTBuf for TBuf<P> {
     }
 
     fn get(&self, t: ascendc::DType, count: i64) -> Result<AscLocal, SimError> {
-        with_dtype!(t, T => {
+        with_tensor_dtype!(t, T => {
             let l: LocalTensor<T> = if count < 0 { self.get::<T>()? } else { self.get_count::<T>(count as u32)? };
             Ok(AscLocal::of(&l))
         })
@@ -84,7 +84,7 @@ impl<P: ascendc::position::QuePos> AnyTBuf for TBuf<P> {
         count: u32,
         offset: u32,
     ) -> Result<AscLocal, SimError> {
-        with_dtype!(t, T => Ok(AscLocal::of(&self.get_with_offset::<T>(count, offset)?)))
+        with_tensor_dtype!(t, T => Ok(AscLocal::of(&self.get_with_offset::<T>(count, offset)?)))
     }
 }
 

@@ -73,18 +73,32 @@ pub unsafe extern "C" fn ascendc_get_sys_workspace(out: *mut *mut u8, loc: AscLo
     })
 }
 
-/// `GetUserWorkspace(workspace)` into `*out`.
+/// `GetUserWorkspace(workspace)` into `*out`. In the CPU-debug flow (`cpu_debug` ≠ 0) the
+/// vendor's library reserves no system part: the user workspace is `workspace` itself, which must
+/// not be null. In the device flow it starts the product's system workspace size in.
 ///
 /// # Safety
 /// `out` is valid for writes.
 #[no_mangle]
 pub unsafe extern "C" fn ascendc_get_user_workspace(
     ptr: *const u8,
+    cpu_debug: u8,
     out: *mut *mut u8,
     loc: AscLoc,
 ) -> i32 {
+    const API: &str = "GetUserWorkspace";
     call(loc, || {
-        *out = ascendc::get_user_workspace(&lookup("GetUserWorkspace", ptr)?)?.host_ptr();
+        *out = if cpu_debug == 0 {
+            ascendc::get_user_workspace(&lookup(API, ptr)?)?.host_ptr()
+        } else if ptr.is_null() {
+            return Err(SimError::new(
+                Category::Memory,
+                API,
+                "workspace can not be nullptr (the CPU-debug flow's GetUserWorkspace returns the workspace itself)",
+            ));
+        } else {
+            ptr as *mut u8
+        };
         Ok(())
     })
 }

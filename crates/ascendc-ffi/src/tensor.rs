@@ -1,8 +1,8 @@
 //! `LocalTensor` / `GlobalTensor` element access and views.
 
 use crate::abi::{call, dtype, AscGlobal, AscLoc, AscLocal};
-use crate::gm::global;
-use crate::with_dtype;
+use crate::gm::{global, with_global};
+use crate::with_tensor_dtype;
 use std::ffi::c_void;
 
 /// `LocalTensor::operator[](offset)`: the view `offset` elements in.
@@ -18,7 +18,7 @@ pub unsafe extern "C" fn ascendc_local_at(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             *out = AscLocal::of(&(*t).tensor::<T>()?.at(offset)?);
             Ok(())
         })
@@ -37,7 +37,7 @@ pub unsafe extern "C" fn ascendc_local_set_size(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             let mut l = (*t).tensor::<T>()?;
             l.set_size(n)?;
             *t = AscLocal::of(&l);
@@ -60,7 +60,7 @@ pub unsafe extern "C" fn ascendc_local_value(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             let l = (*t).tensor::<T>()?;
             let v = value as *mut T;
             if set == 0 {
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn ascendc_global_value(
     loc: AscLoc,
 ) -> i32 {
     call(loc, || {
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             let api = if set == 0 { "GlobalTensor::GetValue" } else { "GlobalTensor::SetValue" };
             let t = global::<T>(api, &*g)?;
             let v = value as *mut T;
@@ -97,6 +97,28 @@ pub unsafe extern "C" fn ascendc_global_value(
             } else {
                 t.set_value(i, v.read_unaligned())
             }
+        })
+    })
+}
+
+/// `GlobalTensor::operator[](offset)` checked on the simulator (the C++ side asks for `int4b_t`):
+/// the view must start on a byte and inside its allocation; `out` gets its host address.
+///
+/// # Safety
+/// `g` is valid for reads and `out` for writes.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_global_at(
+    elem: u8,
+    g: *const AscGlobal,
+    offset: u64,
+    out: *mut *const u8,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        with_tensor_dtype!(dtype(elem)?, T => {
+            with_global("GlobalTensor::operator[]", &*g, |t: &ascendc::GlobalTensor<T>| t.at(offset))?;
+            *out = (*g).ptr.add(<T as ascendc::TensorElement>::bytes(offset) as usize);
+            Ok(())
         })
     })
 }

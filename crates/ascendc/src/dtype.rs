@@ -1,8 +1,11 @@
 //! Element types a kernel can move and compute with.
 
+mod int4;
+
 use std::fmt;
 
 pub use half::{bf16, f16};
+pub use int4::Int4;
 
 /// The element types of Ascend C tensors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,11 +23,13 @@ pub enum DType {
     Bfloat16,
     Float,
     Double,
+    /// `int4b_t`: 4 bits, two elements to a byte.
+    Int4,
 }
 
 impl DType {
     /// Every element type, in declaration order.
-    pub const ALL: [DType; 12] = [
+    pub const ALL: [DType; 13] = [
         DType::Int8,
         DType::Uint8,
         DType::Int16,
@@ -37,15 +42,26 @@ impl DType {
         DType::Bfloat16,
         DType::Float,
         DType::Double,
+        DType::Int4,
     ];
 
-    /// Size of one element in bytes.
+    /// Size of one element in bytes. `int4b_t`, half a byte, counts as 1 here (its storage unit,
+    /// C++ `sizeof(int4b_t)`): lengths and offsets of `int4b_t` tensors go through
+    /// [`DType::bits`].
     pub const fn size(self) -> usize {
         match self {
-            DType::Int8 | DType::Uint8 => 1,
+            DType::Int8 | DType::Uint8 | DType::Int4 => 1,
             DType::Int16 | DType::Uint16 | DType::Half | DType::Bfloat16 => 2,
             DType::Int32 | DType::Uint32 | DType::Float => 4,
             DType::Int64 | DType::Uint64 | DType::Double => 8,
+        }
+    }
+
+    /// Bits of one element in memory (4 for `int4b_t`).
+    pub const fn bits(self) -> u32 {
+        match self {
+            DType::Int4 => 4,
+            d => d.size() as u32 * 8,
         }
     }
 
@@ -64,6 +80,7 @@ impl DType {
             DType::Bfloat16 => "bfloat16_t",
             DType::Float => "float",
             DType::Double => "double",
+            DType::Int4 => "int4b_t",
         }
     }
 
@@ -182,6 +199,58 @@ pub trait Element:
     fn to_f64(self) -> f64;
 }
 
+/// What a tensor can hold: every [`Element`], and [`Int4`] (`int4b_t`, two to a byte). Tensor
+/// handles, queues, buffers and the APIs documented for `int4b_t` take it; an element count
+/// becomes bytes with [`TensorElement::bytes`].
+pub trait TensorElement:
+    bytemuck::Pod + Default + fmt::Debug + fmt::Display + Send + Sync + sealed::Sealed + 'static
+{
+    /// The element type tag.
+    const DTYPE: DType;
+    /// Bits of one element in memory.
+    const BITS: u32 = Self::DTYPE.bits();
+
+    /// Bytes that `n` elements occupy (a trailing half byte is not counted).
+    #[inline(always)]
+    fn bytes(n: u64) -> u64 {
+        n * Self::BITS as u64 / 8
+    }
+
+    /// Elements that `bytes` bytes hold.
+    #[inline(always)]
+    fn elements(bytes: u64) -> u64 {
+        bytes * 8 / Self::BITS as u64
+    }
+
+    /// Element `i` of the packed run starting at `run[0]`.
+    fn get(run: &[u8], i: usize) -> Self;
+
+    /// Writes element `i` of the packed run starting at `run[0]`, leaving its neighbours.
+    fn put(run: &mut [u8], i: usize, v: Self);
+
+    /// The value as `f64` (exact but for 64-bit integers beyond 2^53).
+    fn as_f64(self) -> f64;
+}
+
+impl<T: Element> TensorElement for T {
+    const DTYPE: DType = <T as Element>::DTYPE;
+
+    #[inline(always)]
+    fn get(run: &[u8], i: usize) -> T {
+        bytemuck::pod_read_unaligned(&run[i * T::SIZE..(i + 1) * T::SIZE])
+    }
+
+    #[inline(always)]
+    fn put(run: &mut [u8], i: usize, v: T) {
+        run[i * T::SIZE..(i + 1) * T::SIZE].copy_from_slice(bytemuck::bytes_of(&v));
+    }
+
+    #[inline(always)]
+    fn as_f64(self) -> f64 {
+        self.to_f64()
+    }
+}
+
 macro_rules! int_element {
     ($t:ty, $d:ident) => {
         impl sealed::Sealed for $t {}
@@ -258,6 +327,11 @@ mod tests {
         assert_eq!(DType::parse("float16"), Some(DType::Half));
         assert_eq!(DType::parse("int32_t"), Some(DType::Int32));
         assert_eq!(DType::parse("complex"), None);
+        assert_eq!(DType::Int4.bits(), 4);
+        assert_eq!(DType::Int4.c_name(), "int4b_t");
+        assert_eq!(<Int4 as TensorElement>::bytes(6), 3);
+        assert_eq!(<Int4 as TensorElement>::elements(3), 6);
+        assert_eq!(<f16 as TensorElement>::bytes(6), 12);
     }
 
     #[test]

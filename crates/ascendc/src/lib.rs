@@ -85,7 +85,7 @@ pub use api::vec::{
 pub use chip::{ChipProfile, Product};
 pub use core::trace::{HardEvent, Pipe};
 pub use core::CountRounding;
-pub use dtype::{bf16, f16, DType, Element};
+pub use dtype::{bf16, f16, DType, Element, Int4, TensorElement};
 pub use error::{Category, Diagnostic, ErrorDetail, Result, Severity, SimError, SourceLoc};
 pub use gm::{GmAddr, GmBuffer};
 pub use launch::{KernelMode, Launch, LaunchError, LaunchReport};
@@ -187,10 +187,11 @@ pub mod prelude {
         get_task_ratio, pipe_barrier, set_flag, set_pad_value, wait_flag, BinaryRepeatParams,
         BlockMode, Count, DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams,
         DataCopyPadParams, DataCopyParams, DataFormat, DeqScale, Element, GlobalTensor, GmAddr,
-        GmBuffer, HardEvent, KernelMode, Launch, LocalTensor, Mask, Nd2NzParams, Nz2NdParamsFull,
-        PadMode, Pipe, QuePosition, Result, RoundMode, ShapeInfo, SliceInfo, TBuf, TBufPool, TPipe,
-        TPosition, TQue, TQueBind, UnaryRepeatParams, KEEP_MASK, K_MAX_DIM, MASK_PLACEHOLDER,
-        PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_S, PIPE_V,
+        GmBuffer, HardEvent, Int4, KernelMode, Launch, LocalTensor, Mask, Nd2NzParams,
+        Nz2NdParamsFull, PadMode, Pipe, QuePosition, Result, RoundMode, ShapeInfo, SliceInfo, TBuf,
+        TBufPool, TPipe, TPosition, TQue, TQueBind, TensorElement, UnaryRepeatParams, KEEP_MASK,
+        K_MAX_DIM, MASK_PLACEHOLDER, PIPE_ALL, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3,
+        PIPE_S, PIPE_V,
     };
     pub use crate::{
         fixpipe, load_data, load_data_with_transpose, mmad, FixpipeParamsM300, FixpipeParamsV220,

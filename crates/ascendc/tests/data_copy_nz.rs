@@ -179,7 +179,9 @@ fn n3_destination_position_and_alignment() {
     });
     assert_eq!(e.category, Category::Position);
     assert!(
-        e.message.contains("VECOUT in UB") && e.message.contains("A1/B1 (L1) and VECIN"),
+        e.message.contains("VECOUT in UB")
+            && e.message
+                .contains("A1/B1 (L1), C1 where it is L1, and VECIN"),
         "{e}"
     );
     let e = fail(|| {

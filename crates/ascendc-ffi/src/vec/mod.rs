@@ -136,6 +136,10 @@ macro_rules! with_bits {
 macro_rules! with_cast {
     ($d:expr, $t:ident => $body:expr) => {
         match $d {
+            DType::Int4 => {
+                type $t = ascendc::Int4;
+                $body
+            }
             DType::Int8 => {
                 type $t = i8;
                 $body
@@ -179,7 +183,7 @@ macro_rules! with_cast {
             t => Err(unsupported(
                 "Cast",
                 t,
-                "int8_t … int64_t, half, bfloat16_t, float",
+                "int4b_t, int8_t … int64_t, half, bfloat16_t, float",
             )),
         }
     };

@@ -3,7 +3,7 @@
 use super::{unsupported, AscMask, AscRepeat, Level};
 use crate::abi::{call, dtype, AscLoc, AscLocal};
 use crate::with_dtype;
-use ascendc::api::vec::cast::{cast, cast_l0};
+use ascendc::api::vec::cast::{cast, cast_l0, CastType};
 use ascendc::api::vec::compare::*;
 use ascendc::api::vec::control::{set_deq_scale, set_saturation_flag};
 use ascendc::api::vec::duplicate::{duplicate, duplicate_l0};
@@ -11,7 +11,7 @@ use ascendc::api::vec::mask::{
     reset_mask, set_mask_count, set_mask_norm, set_vector_mask, MaskMode,
 };
 use ascendc::error::SimError;
-use ascendc::numeric::{Arith, CastElem, RoundMode};
+use ascendc::numeric::{Arith, RoundMode};
 use ascendc::{bf16, f16, DType, Mask};
 use std::ffi::c_void;
 
@@ -45,7 +45,7 @@ pub unsafe extern "C" fn ascendc_vec_duplicate(
     })
 }
 
-fn cast_to<D: CastElem, S: CastElem>(
+fn cast_to<D: CastType, S: CastType>(
     d: &AscLocal,
     s: &AscLocal,
     mode: RoundMode,
@@ -161,12 +161,25 @@ fn select_in<T: Arith, M: SelMaskElem>(
     l: Level,
 ) -> Result<(), SimError> {
     let (d, m, a) = (d.tensor::<T>()?, m.tensor::<M>()?, a.tensor::<T>()?);
-    let b = b.tensor::<T>()?;
-    let src1 = match scalar {
-        Some(v) => SelectSrc1::Scalar(v),
-        None => SelectSrc1::Tensor(&b),
-    };
-    level!(l, select, select_l0, binary, (&d, &m, &a, src1, mode))
+    match scalar {
+        Some(v) => level!(
+            l,
+            select,
+            select_l0,
+            binary,
+            (&d, &m, &a, SelectSrc1::Scalar(v), mode)
+        ),
+        None => {
+            let b = b.tensor::<T>()?;
+            level!(
+                l,
+                select,
+                select_l0,
+                binary,
+                (&d, &m, &a, SelectSrc1::Tensor(&b), mode)
+            )
+        }
+    }
 }
 
 /// `Select(dst, selMask, src0, src1 | scalar, selMode, …)`; `sel` in `SELMODE` order.

@@ -46,6 +46,7 @@ fn type_name(d: DType) -> &'static str {
         DType::Bfloat16 => "bfloat16",
         DType::Float => "float32",
         DType::Double => "float64",
+        DType::Int4 => "int4",
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::context::try_with_core;
 use super::tensor::{intern, GlobalTensor, LocalTensor, OwnerParts, ShapeInfo};
-use crate::dtype::Element;
+use crate::dtype::TensorElement;
 use crate::error::Result;
 use crate::position::{Hardware, TPosition};
 use std::mem::{offset_of, size_of};
@@ -123,7 +123,7 @@ impl ForeignLocal {
     /// # Safety
     /// As for [`ForeignLocal::view`].
     #[inline(never)]
-    pub unsafe fn checked<T: Element>(
+    pub unsafe fn checked<T: TensorElement>(
         &self,
         pos: TPosition,
         hw: Hardware,

@@ -4,7 +4,7 @@
 use super::context::with_core;
 use super::tensor::LocalTensor;
 use crate::core::Core;
-use crate::dtype::Element;
+use crate::dtype::TensorElement;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, TPosition};
 
@@ -20,7 +20,7 @@ const DEFAULT_POSITIONS: [TPosition; 7] = [
 ];
 
 /// Checks that `count` elements of `T` at byte `addr` of position `pos` fit the product's buffer.
-fn place<T: Element>(
+fn place<T: TensorElement>(
     core: &Core,
     api: &'static str,
     pos: TPosition,
@@ -69,7 +69,8 @@ fn place<T: Element>(
             format!("{hw:?}"),
         ));
     }
-    let len = count as u64 * T::SIZE as u64;
+    super::tensor::whole_bytes::<T>(api, "tileSize", count as u64)?;
+    let len = T::bytes(count as u64);
     let size = core.profile.size_of(hw) as u64;
     if addr + len > size {
         return Err(SimError::new(
@@ -85,7 +86,7 @@ fn place<T: Element>(
     Ok(LocalTensor::raw(pos, hw, addr as u32, len as u32, None))
 }
 
-impl<T: Element> LocalTensor<T> {
+impl<T: TensorElement> LocalTensor<T> {
     /// `LocalTensor<T>(pos, addr, tileSize)`: `tile_size` elements at byte address `addr` of the
     /// buffer `pos` maps onto; `addr` must meet the buffer's alignment (32 bytes in UB) and the
     /// tensor must fit the buffer.
@@ -135,7 +136,7 @@ impl LocalMemAllocator {
     /// `Alloc<pos, T>(tileSize)`: the next `tile_size` elements of the buffer at position `pos`
     /// (which must live in the allocator's buffer).
     #[track_caller]
-    pub fn alloc_at<T: Element>(
+    pub fn alloc_at<T: TensorElement>(
         &mut self,
         pos: TPosition,
         tile_size: u32,
@@ -146,12 +147,12 @@ impl LocalMemAllocator {
     /// `Alloc<T>(tileSize)`: the next `tile_size` elements at the buffer's default position
     /// (VECCALC in UB, A1 in L1, A2 in L0A, B2 in L0B, CO1 in L0C).
     #[track_caller]
-    pub fn alloc<T: Element>(&mut self, tile_size: u32) -> Result<LocalTensor<T>> {
+    pub fn alloc<T: TensorElement>(&mut self, tile_size: u32) -> Result<LocalTensor<T>> {
         self.take(None, tile_size)
     }
 
     #[track_caller]
-    fn take<T: Element>(
+    fn take<T: TensorElement>(
         &mut self,
         pos: Option<TPosition>,
         tile_size: u32,

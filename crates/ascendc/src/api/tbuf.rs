@@ -3,7 +3,7 @@
 use super::context::with_core;
 use super::tensor::{LocalTensor, Owner};
 use crate::core::Core;
-use crate::dtype::Element;
+use crate::dtype::TensorElement;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, QuePos};
 use std::marker::PhantomData;
@@ -54,7 +54,7 @@ impl<P: QuePos> TBuf<P> {
 
     /// The whole buffer as a tensor (`Get<T>()`).
     #[track_caller]
-    pub fn get<T: Element>(&self) -> Result<LocalTensor<T>> {
+    pub fn get<T: TensorElement>(&self) -> Result<LocalTensor<T>> {
         let loc = SourceLoc::caller();
         with_core("TBuf::Get", loc, |core| {
             self.check_init(core, "TBuf::Get")?;
@@ -65,13 +65,13 @@ impl<P: QuePos> TBuf<P> {
     /// The first `count` elements of the buffer (`Get<T>(count)`); `count·sizeof(T)` must be a
     /// positive multiple of 32 bytes within the buffer.
     #[track_caller]
-    pub fn get_count<T: Element>(&self, count: u32) -> Result<LocalTensor<T>> {
+    pub fn get_count<T: TensorElement>(&self, count: u32) -> Result<LocalTensor<T>> {
         let loc = SourceLoc::caller();
         const API: &str = "TBuf::Get";
         with_core(API, loc, |core| {
             self.check_init(core, API)?;
-            let bytes = count as u64 * T::SIZE as u64;
-            if count == 0 || !bytes.is_multiple_of(32) {
+            let bytes = T::bytes(count as u64);
+            if count == 0 || !(count as u64 * T::BITS as u64).is_multiple_of(256) {
                 return Err(SimError::new(
                     Category::Range,
                     API,
@@ -92,7 +92,11 @@ impl<P: QuePos> TBuf<P> {
     /// `count` elements starting `offset` bytes into the buffer (`GetWithOffset<T>(count, offset)`);
     /// `offset` must be 32-byte aligned and the view must fit.
     #[track_caller]
-    pub fn get_with_offset<T: Element>(&self, count: u32, offset: u32) -> Result<LocalTensor<T>> {
+    pub fn get_with_offset<T: TensorElement>(
+        &self,
+        count: u32,
+        offset: u32,
+    ) -> Result<LocalTensor<T>> {
         let loc = SourceLoc::caller();
         const API: &str = "TBuf::GetWithOffset";
         with_core(API, loc, |core| {
@@ -104,7 +108,8 @@ impl<P: QuePos> TBuf<P> {
                     format!("parameter `bufOffset` = {offset} bytes must be 32-byte aligned"),
                 ));
             }
-            let bytes = count as u64 * T::SIZE as u64;
+            super::tensor::whole_bytes::<T>(API, "len", count as u64)?;
+            let bytes = T::bytes(count as u64);
             if bytes + offset as u64 > self.len as u64 {
                 return Err(SimError::new(
                     Category::Size,
@@ -119,7 +124,7 @@ impl<P: QuePos> TBuf<P> {
         })
     }
 
-    fn tensor<T: Element>(&self, addr: u32, len: u32) -> LocalTensor<T> {
+    fn tensor<T: TensorElement>(&self, addr: u32, len: u32) -> LocalTensor<T> {
         LocalTensor::raw(P::POS, self.hw, addr, len, self.owner)
     }
 }

@@ -3,7 +3,7 @@
 use super::context::with_core;
 use crate::core::dma::{self, Endpoint};
 use crate::core::trace::{Access, Pipe, Space};
-use crate::dtype::Element;
+use crate::dtype::TensorElement;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::gm::GmAddr;
 use crate::position::{Hardware, TPosition};
@@ -153,14 +153,14 @@ impl<T> fmt::Debug for LocalTensor<T> {
     }
 }
 
-impl<T: Element> Default for LocalTensor<T> {
+impl<T: TensorElement> Default for LocalTensor<T> {
     /// An empty VECCALC tensor (what a default-constructed C++ `LocalTensor` is before assignment).
     fn default() -> Self {
         LocalTensor::raw(TPosition::VECCALC, Hardware::UB, 0, 0, None)
     }
 }
 
-impl<T: Element> LocalTensor<T> {
+impl<T: TensorElement> LocalTensor<T> {
     pub(crate) fn raw(
         pos: TPosition,
         hw: Hardware,
@@ -214,7 +214,7 @@ impl<T: Element> LocalTensor<T> {
 
     /// Number of elements (`GetSize`).
     pub fn get_size(&self) -> u32 {
-        self.len / T::SIZE as u32
+        T::elements(self.len as u64) as u32
     }
 
     /// The handle as plain data (position, buffer, byte address, byte length, owning queue,
@@ -280,14 +280,19 @@ impl<T: Element> LocalTensor<T> {
     }
 
     /// A view starting `offset` elements in (`operator[]`): same buffer and position, length
-    /// reduced accordingly. No alignment check here: a misaligned view fails in the API that uses it.
+    /// reduced accordingly. No alignment check here (a misaligned view fails in the API that
+    /// uses it), but an `int4b_t` view must start on a byte: `offset` even.
     #[track_caller]
     pub fn at(&self, offset: u32) -> Result<LocalTensor<T>> {
-        let bytes = offset as u64 * T::SIZE as u64;
+        const API: &str = "LocalTensor::operator[]";
+        if let Err(e) = whole_bytes::<T>(API, "offset", offset as u64) {
+            return Err(fail_outside(e));
+        }
+        let bytes = T::bytes(offset as u64);
         if bytes >= self.len as u64 {
             return Err(fail_outside(SimError::new(
                     Category::Size,
-                    "LocalTensor::operator[]",
+                    API,
                     format!(
                         "offset {offset} ({bytes} bytes) can not be larger than or equal to the data length {} bytes",
                         self.len
@@ -303,7 +308,7 @@ impl<T: Element> LocalTensor<T> {
     }
 
     /// The same bytes as elements of `U` (`ReinterpretCast`).
-    pub fn reinterpret_cast<U: Element>(&self) -> LocalTensor<U> {
+    pub fn reinterpret_cast<U: TensorElement>(&self) -> LocalTensor<U> {
         LocalTensor {
             addr: self.addr,
             len: self.len,
@@ -317,13 +322,15 @@ impl<T: Element> LocalTensor<T> {
         }
     }
 
-    /// Sets the length to `n` elements (`SetSize`); it must stay inside the physical buffer.
+    /// Sets the length to `n` elements (`SetSize`; even for `int4b_t`); it must stay inside the
+    /// physical buffer.
     #[track_caller]
     pub fn set_size(&mut self, n: u32) -> Result<()> {
         let loc = SourceLoc::caller();
         let (addr, hw) = (self.addr, self.hw);
-        let bytes = n as u64 * T::SIZE as u64;
+        let bytes = T::bytes(n as u64);
         with_core("LocalTensor::SetSize", loc, |core| {
+            whole_bytes::<T>("LocalTensor::SetSize", "size", n as u64)?;
             let size = core.mem.size(hw) as u64;
             if addr as u64 + bytes > size {
                 return Err(SimError::new(
@@ -348,9 +355,10 @@ impl<T: Element> LocalTensor<T> {
         self.shape.copied()
     }
 
+    /// The byte address holding element `i`, or a range error.
     fn check_index(&self, api: &'static str, i: u32) -> Result<u64> {
-        let b = i as u64 * T::SIZE as u64;
-        if b >= self.len as u64 {
+        let b = T::bytes(i as u64);
+        if i >= self.get_size() {
             Err(SimError::new(
                 Category::Size,
                 api,
@@ -373,13 +381,9 @@ impl<T: Element> LocalTensor<T> {
         with_core(API, loc, |core| {
             self.check_live(core, API, "tensor")?;
             let a = self.check_index(API, i)?;
-            let mut v = T::default();
-            dma::read(
-                core,
-                API,
-                Endpoint::Local(self.hw, a),
-                bytemuck::bytes_of_mut(&mut v),
-            )?;
+            let mut run = [0u8; 8];
+            let run = &mut run[..element_span::<T>()];
+            dma::read(core, API, Endpoint::Local(self.hw, a), run)?;
             core.issue(
                 Pipe::S,
                 API,
@@ -388,10 +392,10 @@ impl<T: Element> LocalTensor<T> {
                     false,
                     Space::Local(self.hw),
                     a,
-                    T::SIZE as u64,
+                    run.len() as u64,
                 )],
             );
-            Ok(v)
+            Ok(T::get(run, in_byte::<T>(i as u64)))
         })
     }
 
@@ -403,12 +407,14 @@ impl<T: Element> LocalTensor<T> {
         with_core(API, loc, |core| {
             self.check_live(core, API, "tensor")?;
             let a = self.check_index(API, i)?;
-            dma::write(
-                core,
-                API,
-                Endpoint::Local(self.hw, a),
-                bytemuck::bytes_of(&v),
-            )?;
+            let mut run = [0u8; 8];
+            let run = &mut run[..element_span::<T>()];
+            if T::BITS < 8 {
+                // A nibble: the byte's other element stays.
+                dma::read(core, API, Endpoint::Local(self.hw, a), run)?;
+            }
+            T::put(run, in_byte::<T>(i as u64), v);
+            dma::write(core, API, Endpoint::Local(self.hw, a), run)?;
             core.issue(
                 Pipe::S,
                 API,
@@ -417,7 +423,7 @@ impl<T: Element> LocalTensor<T> {
                     true,
                     Space::Local(self.hw),
                     a,
-                    T::SIZE as u64,
+                    run.len() as u64,
                 )],
             );
             Ok(())
@@ -430,15 +436,49 @@ impl<T: Element> LocalTensor<T> {
     pub fn to_vec(&self) -> Result<Vec<T>> {
         let loc = SourceLoc::caller();
         with_core("LocalTensor::to_vec", loc, |core| {
-            let mut out = vec![T::default(); self.get_size() as usize];
+            let mut bytes = vec![0u8; self.len as usize];
             dma::read(
                 core,
                 "LocalTensor::to_vec",
                 Endpoint::Local(self.hw, self.addr as u64),
-                bytemuck::cast_slice_mut(&mut out),
+                &mut bytes,
             )?;
-            Ok(out)
+            Ok((0..self.get_size() as usize)
+                .map(|i| T::get(&bytes, i))
+                .collect())
         })
+    }
+}
+
+/// Fails unless `n` elements of `T` fill whole bytes (`int4b_t`: `n` even); `what` names the
+/// parameter.
+pub(crate) fn whole_bytes<T: TensorElement>(api: &'static str, what: &str, n: u64) -> Result<()> {
+    if (n * T::BITS as u64).is_multiple_of(8) {
+        return Ok(());
+    }
+    Err(SimError::new(
+        Category::Align,
+        api,
+        format!(
+            "{what} = {n} elements of {} ends inside a byte: {} elements share a byte, the count must be a multiple of {}",
+            T::DTYPE,
+            8 / T::BITS,
+            8 / T::BITS
+        ),
+    ))
+}
+
+/// Bytes read or written to reach one element of `T` (one byte for `int4b_t`).
+const fn element_span<T: TensorElement>() -> usize {
+    (T::BITS as usize).div_ceil(8)
+}
+
+/// The index of element `i` within the bytes of [`element_span`] that hold it.
+const fn in_byte<T: TensorElement>(i: u64) -> usize {
+    if T::BITS < 8 {
+        (i % (8 / T::BITS as u64)) as usize
+    } else {
+        0
     }
 }
 
@@ -485,7 +525,7 @@ impl<T> fmt::Debug for GlobalTensor<T> {
     }
 }
 
-impl<T: Element> GlobalTensor<T> {
+impl<T: TensorElement> GlobalTensor<T> {
     /// An unset tensor; call [`GlobalTensor::set_global_buffer`] before use.
     pub fn new() -> Self {
         Self::default()
@@ -537,14 +577,19 @@ impl<T: Element> GlobalTensor<T> {
 
     /// A view `offset` elements further (`operator[]`): size and shape are unchanged, as in Ascend C.
     /// Fails when the view would start past the end of the GM allocation (a view at the very end is
-    /// allowed, as an end pointer is); like [`LocalTensor::at`], it returns a `Result`.
+    /// allowed, as an end pointer is), or inside a byte (`int4b_t`: `offset` odd); like
+    /// [`LocalTensor::at`], it returns a `Result`.
     #[track_caller]
     #[inline]
     pub fn at(&self, offset: u64) -> Result<GlobalTensor<T>> {
+        if let Err(e) = whole_bytes::<T>("GlobalTensor::operator[]", "offset", offset) {
+            return Err(fail_outside(e));
+        }
         let addr = match &self.addr {
             Some(a) => {
                 let end = offset
-                    .checked_mul(T::SIZE as u64)
+                    .checked_mul(T::BITS as u64)
+                    .map(|b| b / 8)
                     .and_then(|b| b.checked_add(a.offset() as u64))
                     .filter(|e| *e <= a.region_len() as u64);
                 match end {
@@ -571,8 +616,8 @@ impl<T: Element> GlobalTensor<T> {
             Category::Memory,
             "GlobalTensor::operator[]",
             format!(
-                "offset {offset} elements of {} bytes from byte {} leaves the GM allocation of {} bytes",
-                T::SIZE,
+                "offset {offset} elements of {} from byte {} leaves the GM allocation of {} bytes",
+                T::DTYPE,
                 a.offset(),
                 a.region_len()
             ),
@@ -607,14 +652,10 @@ impl<T: Element> GlobalTensor<T> {
         const API: &str = "GlobalTensor::GetValue";
         with_core(API, loc, |core| {
             let g = self.gm(API)?;
-            let mut v = T::default();
             let off = element_offset::<T>(API, g, i)?;
-            dma::read(
-                core,
-                API,
-                Endpoint::Gm(g, off),
-                bytemuck::bytes_of_mut(&mut v),
-            )?;
+            let mut run = [0u8; 8];
+            let run = &mut run[..element_span::<T>()];
+            dma::read(core, API, Endpoint::Gm(g, off), run)?;
             core.issue(
                 Pipe::S,
                 API,
@@ -623,10 +664,10 @@ impl<T: Element> GlobalTensor<T> {
                     false,
                     Space::Gm(g.region_id()),
                     g.offset() as u64 + off,
-                    T::SIZE as u64,
+                    run.len() as u64,
                 )],
             );
-            Ok(v)
+            Ok(T::get(run, in_byte::<T>(i)))
         })
     }
 
@@ -638,7 +679,14 @@ impl<T: Element> GlobalTensor<T> {
         with_core(API, loc, |core| {
             let g = self.gm(API)?;
             let off = element_offset::<T>(API, g, i)?;
-            dma::write(core, API, Endpoint::Gm(g, off), bytemuck::bytes_of(&v))?;
+            let mut run = [0u8; 8];
+            let run = &mut run[..element_span::<T>()];
+            if T::BITS < 8 {
+                // A nibble: the byte's other element stays.
+                dma::read(core, API, Endpoint::Gm(g, off), run)?;
+            }
+            T::put(run, in_byte::<T>(i), v);
+            dma::write(core, API, Endpoint::Gm(g, off), run)?;
             core.issue(
                 Pipe::S,
                 API,
@@ -647,7 +695,7 @@ impl<T: Element> GlobalTensor<T> {
                     true,
                     Space::Gm(g.region_id()),
                     g.offset() as u64 + off,
-                    T::SIZE as u64,
+                    run.len() as u64,
                 )],
             );
             Ok(())
@@ -655,16 +703,17 @@ impl<T: Element> GlobalTensor<T> {
     }
 }
 
-/// Byte offset of element `i`, or a range error when it cannot be represented (no wrapping).
-fn element_offset<T: Element>(api: &'static str, g: &GmAddr, i: u64) -> Result<u64> {
-    i.checked_mul(T::SIZE as u64).ok_or_else(|| {
+/// Offset of the byte holding element `i`, or a range error when it cannot be represented (no
+/// wrapping).
+fn element_offset<T: TensorElement>(api: &'static str, g: &GmAddr, i: u64) -> Result<u64> {
+    i.checked_mul(T::BITS as u64).map(|b| b / 8).ok_or_else(|| {
         SimError::range(
             api,
             "index",
             i,
             format!(
                 "[0, {}) elements of the {}-byte GM allocation",
-                g.region_len() / T::SIZE,
+                T::elements(g.region_len() as u64),
                 g.region_len()
             ),
         )

@@ -7,7 +7,7 @@ use super::tpipe::next_owner_id;
 use crate::core::spare::{Spares, VecStack};
 use crate::core::trace::HardEvent;
 use crate::core::Core;
-use crate::dtype::Element;
+use crate::dtype::TensorElement;
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::{Hardware, QuePos, TPosition};
 use std::cell::RefCell;
@@ -248,7 +248,7 @@ impl QueueState {
     }
 
     #[inline(always)]
-    fn alloc_tensor<T: Element>(
+    fn alloc_tensor<T: TensorElement>(
         &mut self,
         core: &mut Core,
         loc: SourceLoc,
@@ -310,7 +310,7 @@ impl QueueState {
     }
 
     #[inline(always)]
-    fn enque<T: Element>(
+    fn enque<T: TensorElement>(
         &mut self,
         core: &mut Core,
         t: &LocalTensor<T>,
@@ -360,7 +360,11 @@ impl QueueState {
     }
 
     #[inline(always)]
-    fn deque<T: Element>(&mut self, core: &mut Core, loc: SourceLoc) -> Result<LocalTensor<T>> {
+    fn deque<T: TensorElement>(
+        &mut self,
+        core: &mut Core,
+        loc: SourceLoc,
+    ) -> Result<LocalTensor<T>> {
         const API: &str = "TQue::DeQue";
         if self.depth == 0 {
             return Err(SimError::new(
@@ -417,7 +421,7 @@ impl QueueState {
     }
 
     #[inline(always)]
-    fn free_tensor<T: Element>(
+    fn free_tensor<T: TensorElement>(
         &mut self,
         core: &mut Core,
         t: &LocalTensor<T>,
@@ -493,35 +497,38 @@ macro_rules! queue_methods {
         /// Takes a free buffer (`AllocTensor`); round-robin over the queue's buffers.
         #[track_caller]
         #[inline(always)]
-        pub fn alloc_tensor<T: Element>(&mut self) -> Result<LocalTensor<T>> {
+        pub fn alloc_tensor<T: TensorElement>(&mut self) -> Result<LocalTensor<T>> {
             self.alloc_tensor_at(SourceLoc::caller())
         }
 
         /// Hands a filled tensor to the consumer side (`EnQue`).
         #[track_caller]
         #[inline(always)]
-        pub fn enque<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
+        pub fn enque<T: TensorElement>(&mut self, t: &LocalTensor<T>) -> Result<()> {
             self.enque_at(t, SourceLoc::caller())
         }
 
         /// Takes the oldest enqueued tensor (`DeQue`).
         #[track_caller]
         #[inline(always)]
-        pub fn deque<T: Element>(&mut self) -> Result<LocalTensor<T>> {
+        pub fn deque<T: TensorElement>(&mut self) -> Result<LocalTensor<T>> {
             self.deque_at(SourceLoc::caller())
         }
 
         /// Returns a tensor's buffer to the queue (`FreeTensor`).
         #[track_caller]
         #[inline(always)]
-        pub fn free_tensor<T: Element>(&mut self, t: &LocalTensor<T>) -> Result<()> {
+        pub fn free_tensor<T: TensorElement>(&mut self, t: &LocalTensor<T>) -> Result<()> {
             self.free_tensor_at(t, SourceLoc::caller())
         }
 
         /// [`Self::alloc_tensor`] called at `loc` (a front end's call site).
         #[doc(hidden)]
         #[inline(always)]
-        pub fn alloc_tensor_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
+        pub fn alloc_tensor_at<T: TensorElement>(
+            &mut self,
+            loc: SourceLoc,
+        ) -> Result<LocalTensor<T>> {
             with_core(
                 "TQue::AllocTensor",
                 loc,
@@ -533,7 +540,11 @@ macro_rules! queue_methods {
         /// [`Self::enque`] called at `loc`.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn enque_at<T: Element>(&mut self, t: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
+        pub fn enque_at<T: TensorElement>(
+            &mut self,
+            t: &LocalTensor<T>,
+            loc: SourceLoc,
+        ) -> Result<()> {
             with_core(
                 "TQue::EnQue",
                 loc,
@@ -545,7 +556,7 @@ macro_rules! queue_methods {
         /// [`Self::deque`] called at `loc`.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn deque_at<T: Element>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
+        pub fn deque_at<T: TensorElement>(&mut self, loc: SourceLoc) -> Result<LocalTensor<T>> {
             with_core(
                 "TQue::DeQue",
                 loc,
@@ -557,7 +568,7 @@ macro_rules! queue_methods {
         /// [`Self::free_tensor`] called at `loc`.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn free_tensor_at<T: Element>(
+        pub fn free_tensor_at<T: TensorElement>(
             &mut self,
             t: &LocalTensor<T>,
             loc: SourceLoc,

@@ -1,6 +1,6 @@
 //! Cube-unit state of one core: the L0C unit flags that `unitFlag` Mmad/Fixpipe pairs hand over,
-//! the Fixpipe registers the `DataCopy` L0C forms read, the sparse index buffer and the Mmad
-//! control bits.
+//! the Fixpipe registers the `DataCopy` L0C forms read, the sparse index buffer, the Mmad control
+//! bits and the registers of `LoadData` for convolution.
 
 /// Bytes of L0C one unit flag covers.
 pub const UNIT_BYTES: u64 = 512;
@@ -22,6 +22,34 @@ pub struct CubeState {
     pub hf32_away: bool,
     /// Mmad produces results along N first (`SetMMRowMajor`).
     pub mm_row_major: bool,
+    /// The registers of `LoadData` for convolution.
+    pub load3d: Load3dRegs,
+}
+
+/// The registers of `LoadData` for convolution: written by `SetFmatrix`,
+/// `SetLoadDataPaddingValue`, `SetLoadDataRepeat`, `SetLoadDataBoundary` and by the loads that set
+/// their own feature map and pad value.
+#[derive(Debug, Clone, Copy)]
+pub struct Load3dRegs {
+    /// FMATRIX (left): `(l1H, l1W, padList)`.
+    pub fmatrix: Option<(u16, u16, [u8; 4])>,
+    /// The pad value, as the bits of the type it was set with (reset: 0).
+    pub padding: u64,
+    /// `(repeatStride, repeatTime, repeatMode)` (reset: one iteration).
+    pub repeat: (u16, u8, u8),
+    /// The L1 boundary in bytes (0: none).
+    pub boundary: u32,
+}
+
+impl Default for Load3dRegs {
+    fn default() -> Self {
+        Load3dRegs {
+            fmatrix: None,
+            padding: 0,
+            repeat: (0, 1, 0),
+            boundary: 0,
+        }
+    }
 }
 
 /// The Fixpipe registers: written by `SetFixpipePreQuantFlag`, `SetFixpipeNz2ndFlag`,

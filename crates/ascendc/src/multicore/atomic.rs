@@ -218,6 +218,7 @@ pub fn combine(op: AtomicOp, dtype: DType, old: &[u8], new: &[u8], sat: bool) ->
             let b = f64::from_le_bytes(new.try_into().expect("element bytes"));
             out.copy_from_slice(&float_op(op, a, b).to_le_bytes());
         }
+        Int4 => unreachable!("GM atomics are set for Element types only; int4b_t is not one"),
     }
     out
 }

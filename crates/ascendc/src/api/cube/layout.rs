@@ -1,9 +1,9 @@
 //! Fractal layouts of the cube buffers and host-side converters for tests and hosts.
 //!
-//! A fractal is 512 bytes. In L1 (NZ) and L0A (ZZ) it is `16 × C0` elements, `C0 = 32 /
-//! sizeof(T)` (16 for half/bfloat16, 32 for int8, 8 for float/int32), stored row-major; in L0B
-//! (ZN) it is `C0 × 16`, stored column-major (the 16 columns one after another, each `C0`
-//! elements of K). L0C (NZ) fractals are always 16 × 16 elements of the accumulator type.
+//! A fractal is 512 bytes. In L1 (NZ) and L0A (ZZ) it is `16 × C0` elements, `C0` = the elements
+//! in 32 bytes (16 for half/bfloat16, 32 for int8, 64 for int4b_t, 8 for float/int32), stored
+//! row-major; in L0B (ZN) it is `C0 × 16`, stored column-major (the 16 columns one after
+//! another, each `C0` elements of K). L0C (NZ) fractals are always 16 × 16 elements of the accumulator type.
 //!
 //! Fractal order: NZ puts fractals column-major (down the rows first, then the next group of
 //! `C0` columns), ZZ and ZN put them row-major.
@@ -16,9 +16,9 @@ pub const FRACTAL_BYTES: u32 = 512;
 /// Rows (M or N) of a fractal.
 pub const BLOCK_CUBE: u32 = 16;
 
-/// `C0`: elements of `dtype` in 32 bytes (the short side of a fractal).
+/// `C0`: elements of `dtype` in 32 bytes (the short side of a fractal; 64 for `int4b_t`).
 pub const fn c0(dtype: DType) -> u32 {
-    32 / dtype.size() as u32
+    256 / dtype.bits()
 }
 
 /// Fractal shape (rows, columns) of `dtype` in `buffer`: 16 × C0 in L1/L0A, C0 × 16 in L0B,
@@ -111,6 +111,7 @@ mod tests {
         assert_eq!(fractal_shape(DType::Half, Hardware::L0A), (16, 16));
         assert_eq!(fractal_shape(DType::Int8, Hardware::L0A), (16, 32));
         assert_eq!(fractal_shape(DType::Int8, Hardware::L0B), (32, 16));
+        assert_eq!(fractal_shape(DType::Int4, Hardware::L0A), (16, 64));
         assert_eq!(fractal_shape(DType::Float, Hardware::L1), (16, 8));
         assert_eq!(fractal_shape(DType::Float, Hardware::L0C), (16, 16));
     }

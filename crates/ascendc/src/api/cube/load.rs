@@ -2,19 +2,31 @@
 //! ([`LoadData2dTransposeParams`]): L1 (A1/B1) → L0A (A2) / L0B (B2) in 512-byte fractals, on
 //! PIPE_MTE1. [`LoadData2DParamsV2`] exists only on products this simulator does not model and
 //! is refused with that reason.
+//!
+//! `int4b_t` (two elements to a byte, the even one in the low nibble) loads with
+//! `LoadData2DParams` where [`LOAD2D_INT4`] lists it (fractals of 16 × 64 elements, moved as
+//! bytes) and with `LoadDataWithTranspose` into L0B (squares of 64 × 64).
 
 use super::layout::FRACTAL_BYTES;
 use super::support::cube_facts;
 use super::{operand, require};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
+use crate::chip::Product;
 use crate::core::trace::{Access, Pipe, Space};
-use crate::dtype::Element;
+use crate::dtype::{DType, TensorElement};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::Hardware;
 
 const API: &str = "LoadData";
 const API_T: &str = "LoadDataWithTranspose";
+
+/// Products whose `LoadData` with `LoadData2DParams` takes `int4b_t` (L1 → L0A/L0B).
+pub const LOAD2D_INT4: [Product; 3] = [
+    Product::Ascend910B,
+    Product::Ascend910_93,
+    Product::Ascend310P,
+];
 
 /// `LoadData2DParams`: `repeatTimes` fractals of 512 bytes from L1 to L0A/L0B.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -122,7 +134,7 @@ impl LoadData2dTransposeParams {
 /// The parameter structures `LoadData` takes.
 pub trait LoadDataArgs {
     /// Runs the load.
-    fn load<T: Element>(
+    fn load<T: TensorElement>(
         self,
         dst: &LocalTensor<T>,
         src: &LocalTensor<T>,
@@ -132,7 +144,7 @@ pub trait LoadDataArgs {
 
 /// `LoadData(dst, src, params)`: L1 (A1/B1) → L0A (A2) or L0B (B2).
 #[track_caller]
-pub fn load_data<T: Element>(
+pub fn load_data<T: TensorElement>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     params: impl LoadDataArgs,
@@ -141,7 +153,7 @@ pub fn load_data<T: Element>(
 }
 
 /// Checks the common operands of an L1 → L0 load and returns the destination buffer.
-fn l1_to_l0<T: Element>(
+fn l1_to_l0<T: TensorElement>(
     api: &'static str,
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
@@ -170,7 +182,7 @@ fn l1_to_l0<T: Element>(
 }
 
 impl LoadDataArgs for LoadData2DParams {
-    fn load<T: Element>(
+    fn load<T: TensorElement>(
         self,
         dst: &LocalTensor<T>,
         src: &LocalTensor<T>,
@@ -179,19 +191,21 @@ impl LoadDataArgs for LoadData2DParams {
         with_core(API, loc, |core| {
             let facts = cube_facts(core.profile);
             let hw = l1_to_l0(API, dst, src)?;
-            if !facts.load2d_dtypes.contains(T::DTYPE) {
+            let int4 = LOAD2D_INT4.contains(&core.profile.product);
+            if !(facts.load2d_dtypes.contains(T::DTYPE) || int4 && T::DTYPE == DType::Int4) {
                 return Err(SimError::new(
                     Category::Type,
                     API,
                     format!(
-                        "LoadData2DParams moves {} on {}, not {}",
+                        "LoadData2DParams moves {}{} on {}, not {}",
                         facts.load2d_dtypes,
+                        if int4 { "/int4b_t" } else { "" },
                         core.profile,
                         T::DTYPE
                     ),
                 ));
             }
-            if self.if_transpose && T::SIZE != 2 {
+            if self.if_transpose && T::BITS != 16 {
                 return Err(SimError::new(
                     Category::Type,
                     API,
@@ -283,7 +297,7 @@ impl LoadDataArgs for LoadData2DParams {
 }
 
 impl LoadDataArgs for LoadData2DParamsV2 {
-    fn load<T: Element>(
+    fn load<T: TensorElement>(
         self,
         _dst: &LocalTensor<T>,
         _src: &LocalTensor<T>,
@@ -301,12 +315,13 @@ impl LoadDataArgs for LoadData2DParamsV2 {
 }
 
 /// `LoadDataWithTranspose(dst, src, params)`: L1 → L0A/L0B, transposing square blocks (Atlas
-/// A2/A3 and 200I/500 A2). A square is 32 × 32 for 8-bit types (two 16 × 32 destination
-/// fractals: rows 0–15 and 16–31 of the transposed square), 16 × 16 for 16-bit types (one
+/// A2/A3 and 200I/500 A2). A square is 64 × 64 for `int4b_t` (four 16 × 64 destination
+/// fractals, into L0B only) and 32 × 32 for 8-bit types (two 16 × 32 fractals): fractal `j`
+/// holds rows 16j…16j+15 of the transposed square. It is 16 × 16 for 16-bit types (one
 /// fractal) and 16 × 16 for 32-bit types, read as two 16 × 8 source fractals side by side and
 /// written as two 16 × 8 fractals (columns 0–7 and 8–15 of the transposed square).
 #[track_caller]
-pub fn load_data_with_transpose<T: Element>(
+pub fn load_data_with_transpose<T: TensorElement>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     params: LoadData2dTransposeParams,
@@ -321,15 +336,19 @@ pub fn load_data_with_transpose<T: Element>(
         )?;
         let hw = l1_to_l0(API_T, dst, src)?;
         use crate::dtype::DType::*;
-        if !matches!(
-            T::DTYPE,
-            Int8 | Uint8 | Half | Bfloat16 | Int32 | Uint32 | Float
-        ) {
+        let int4_ok = T::DTYPE == Int4 && hw == Hardware::L0B;
+        if !int4_ok
+            && !matches!(
+                T::DTYPE,
+                Int8 | Uint8 | Half | Bfloat16 | Int32 | Uint32 | Float
+            )
+        {
             return Err(SimError::new(
                 Category::Type,
                 API_T,
                 format!(
-                    "element type {} is not supported: int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t, float",
+                    "element type {} is not supported into {hw}: int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t, \
+                     float (and int4b_t into L0B)",
                     T::DTYPE
                 ),
             ));
@@ -345,8 +364,12 @@ pub fn load_data_with_transpose<T: Element>(
         if params.repeat_times == 0 {
             return Ok(());
         }
-        let es = T::SIZE;
-        let fractals: u64 = if es == 2 { 1 } else { 2 };
+        let bits = T::BITS;
+        let fractals: u64 = match bits {
+            4 => 4,
+            16 => 1,
+            _ => 2,
+        };
         let square = 512 * fractals;
         let f = 512u64;
         let n = params.repeat_times as u64;
@@ -382,8 +405,19 @@ pub fn load_data_with_transpose<T: Element>(
                 (s0 + (params.start_index as u64 + i * params.src_stride as u64) * square) as usize;
             sq.copy_from_slice(&core.mem.bytes(Hardware::L1)[s..s + square as usize]);
             // Element (r, c) of destination fractal j, from the source square.
-            match es {
-                1 => {
+            match bits {
+                4 => {
+                    // 64 × 64 square S; fractal j row k = column 16j + k of S.
+                    for j in 0..4 {
+                        for k in 0..16 {
+                            for t in 0..64 {
+                                let v = crate::dtype::Int4::get(&sq, t * 64 + 16 * j + k);
+                                crate::dtype::Int4::put(&mut out, j * 1024 + k * 64 + t, v);
+                            }
+                        }
+                    }
+                }
+                8 => {
                     // 32 × 32 square S; fractal j row k = column 16j + k of S.
                     for j in 0..2 {
                         for k in 0..16 {
@@ -393,7 +427,7 @@ pub fn load_data_with_transpose<T: Element>(
                         }
                     }
                 }
-                2 => {
+                16 => {
                     for k in 0..16 {
                         for t in 0..16 {
                             out[(k * 16 + t) * 2..(k * 16 + t) * 2 + 2]

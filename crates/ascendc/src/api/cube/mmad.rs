@@ -7,19 +7,32 @@
 //! and takes one K fractal (`C0` products) at a time: the fractal's exact dot product is added
 //! to it with one round-to-nearest-even to fp32. A half result (Atlas training/310P) is rounded
 //! once more, to half, when written.
+//!
+//! `int4b_t × int4b_t → int32_t` (where [`MMAD_INT4`] lists it) reads A and B as fractals of
+//! 16 × 64 and 64 × 16 elements, two to a byte (the even one in the low nibble); `k` must be
+//! even, and the form with a bias tensor does not take it.
 
 use super::support::cube_facts;
 use super::{local_access, operand, require};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
+use crate::chip::Product;
 use crate::core::trace::Pipe;
 use crate::core::Core;
-use crate::dtype::{DType, Element};
+use crate::dtype::{DType, Element, TensorElement};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::numeric::round_f16;
 use crate::position::Hardware;
 
 const API: &str = "Mmad";
+
+/// Products whose `Mmad` takes `int4b_t × int4b_t → int32_t`.
+pub const MMAD_INT4: [Product; 4] = [
+    Product::Ascend910B,
+    Product::Ascend910_93,
+    Product::Ascend310B,
+    Product::Ascend310P,
+];
 
 /// `MmadParams`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +118,7 @@ impl<V: Element> MmadBias for &LocalTensor<V> {
 /// `Mmad(dst, fm, filter[, bias], params)`: dst (CO1, L0C) = fm (A2, L0A) × filter (B2, L0B),
 /// starting from 0, from dst itself or from the bias row (`bias`: `()` or a C2 tensor).
 #[track_caller]
-pub fn mmad<D: Element, U: Element, S: Element>(
+pub fn mmad<D: Element, U: TensorElement, S: TensorElement>(
     dst: &LocalTensor<D>,
     fm: &LocalTensor<U>,
     filter: &LocalTensor<S>,
@@ -124,7 +137,7 @@ fn read<T: Element>(mem: &[u8], at: usize) -> f64 {
     bytemuck::pod_read_unaligned::<T>(&mem[at..at + T::SIZE]).to_f64()
 }
 
-fn run<D: Element, U: Element, S: Element>(
+fn run<D: Element, U: TensorElement, S: TensorElement>(
     core: &mut Core,
     loc: SourceLoc,
     dst: &LocalTensor<D>,
@@ -135,10 +148,13 @@ fn run<D: Element, U: Element, S: Element>(
 ) -> Result<()> {
     let facts = cube_facts(core.profile);
     let types = (U::DTYPE, S::DTYPE, D::DTYPE);
-    if !facts.mmad_types.contains(&types) {
+    let int4 = MMAD_INT4.contains(&core.profile.product);
+    let int4_types = (DType::Int4, DType::Int4, DType::Int32);
+    if !(facts.mmad_types.contains(&types) || int4 && types == int4_types) {
         let list: Vec<String> = facts
             .mmad_types
             .iter()
+            .chain(int4.then_some(&int4_types))
             .map(|(a, b, c)| format!("{a}×{b}→{c}"))
             .collect();
         return Err(SimError::new(
@@ -176,6 +192,24 @@ fn run<D: Element, U: Element, S: Element>(
     if (bias.is_some() || p.cmatrix_source) && !facts.mmad_bias {
         require(core, API, false, "Mmad with a bias (BiasTable)")?;
     }
+    if U::DTYPE == DType::Int4 {
+        if !p.k.is_multiple_of(2) {
+            return Err(SimError::range(
+                API,
+                "k",
+                p.k,
+                "an even number for int4b_t × int4b_t (two elements to a byte)",
+            ));
+        }
+        if bias.is_some() {
+            return Err(SimError::new(
+                Category::Type,
+                API,
+                "the Mmad form with a bias tensor does not take int4b_t × int4b_t (int8_t, half, float and \
+                 bfloat16_t inputs only)",
+            ));
+        }
+    }
     if bias.is_none() && p.cmatrix_source && !p.cmatrix_init_val {
         return Err(SimError::new(
             Category::Position,
@@ -187,7 +221,8 @@ fn run<D: Element, U: Element, S: Element>(
         return Ok(());
     }
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    let k0 = 32 / U::SIZE;
+    // Elements of A per 32 bytes: K of one fractal row.
+    let k0 = 256 / U::BITS as usize;
     let k1 = if U::DTYPE == DType::Float && p.k_direction_align {
         k.div_ceil(16) * 2
     } else {
@@ -196,7 +231,7 @@ fn run<D: Element, U: Element, S: Element>(
     let (m1, n1) = (m.div_ceil(16), n.div_ceil(16));
     let gemv = m == 1;
     let a_need = if gemv {
-        (k * U::SIZE).div_ceil(32) * 32
+        (k * U::BITS as usize).div_ceil(256) * 32
     } else {
         m1 * k1 * 512
     } as u64;
@@ -294,26 +329,32 @@ fn run<D: Element, U: Element, S: Element>(
     let b_mem = core.mem.bytes(Hardware::L0B);
     let c_mem = core.mem.bytes(Hardware::L0C);
     let bt = core.mem.bytes(Hardware::BIAS);
-    let (ab, bb, cb) = (fm.addr as usize, filter.addr as usize, dst.addr as usize);
+    // A and B positions as element indices into L0A / L0B (fractals of 4096 bits).
+    let (ua, ub) = (U::BITS as usize, S::BITS as usize);
+    let (ab, bb, cb) = (
+        fm.addr as usize * 8 / ua,
+        filter.addr as usize * 8 / ub,
+        dst.addr as usize,
+    );
     let a_at = |i: usize, kk: usize| {
         if gemv {
-            ab + kk * U::SIZE
+            ab + kk
         } else {
-            ab + ((i / 16) * k1 + kk / k0) * 512 + ((i % 16) * k0 + kk % k0) * U::SIZE
+            ab + ((i / 16) * k1 + kk / k0) * (4096 / ua) + (i % 16) * k0 + kk % k0
         }
     };
     let b_at = |kk: usize, j: usize| {
-        bb + ((kk / k0) * n1 + j / 16) * 512 + ((j % 16) * k0 + kk % k0) * S::SIZE
+        bb + ((kk / k0) * n1 + j / 16) * (4096 / ub) + (j % 16) * k0 + kk % k0
     };
     let c_at = |i: usize, j: usize| {
         cb + ((j / 16) * m1 + i / 16) * 256 * D::SIZE + ((i % 16) * 16 + j % 16) * D::SIZE
     };
     // Gather A and B once.
     let a: Vec<f64> = (0..m * k)
-        .map(|x| read::<U>(a_mem, a_at(x / k, x % k)))
+        .map(|x| U::get(a_mem, a_at(x / k, x % k)).as_f64())
         .collect();
     let b: Vec<f64> = (0..k * n)
-        .map(|x| read::<S>(b_mem, b_at(x / n, x % n)))
+        .map(|x| S::get(b_mem, b_at(x / n, x % n)).as_f64())
         .collect();
     // HF32 mode (SetHF32Mode): float inputs are rounded to HF32 before they are multiplied.
     let (a, b) = if core.cube.hf32 && U::DTYPE == DType::Float {

@@ -11,6 +11,8 @@ pub mod fixpipe;
 pub mod fixpipe_regs;
 pub mod layout;
 pub mod load;
+pub mod load3d;
+pub mod load_gm;
 pub mod mmad;
 pub mod mode;
 pub mod sparse;
@@ -19,14 +21,14 @@ pub mod support;
 use crate::api::tensor::LocalTensor;
 use crate::core::trace::{Access, Space};
 use crate::core::Core;
-use crate::dtype::Element;
+use crate::dtype::TensorElement;
 use crate::error::{Category, Result, SimError};
 use crate::position::Hardware;
 
 /// Checks that `t` lives in `hw` at one of `positions`, starts `align`-byte aligned and holds at
 /// least `need` bytes.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn operand<T: Element>(
+pub(crate) fn operand<T: TensorElement>(
     core: &Core,
     api: &'static str,
     role: &str,

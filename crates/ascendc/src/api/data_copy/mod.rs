@@ -15,7 +15,7 @@ use crate::chip::DataPath;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::{Access, Pipe, Space};
 use crate::core::{Core, CountRounding};
-use crate::dtype::{f16, Element};
+use crate::dtype::{f16, DType, TensorElement};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::gm::GmAddr;
 use crate::position::{Hardware, TPosition};
@@ -73,7 +73,7 @@ pub(crate) enum Side<'a> {
 }
 
 impl<'a> Side<'a> {
-    pub(crate) fn local<T: Element>(t: &LocalTensor<T>) -> Side<'a> {
+    pub(crate) fn local<T: TensorElement>(t: &LocalTensor<T>) -> Side<'a> {
         Side::Local {
             pos: t.pos,
             hw: t.hw,
@@ -217,20 +217,36 @@ pub(crate) fn check_alignment(
     Ok(())
 }
 
+/// The error of a DataCopy of `int4b_t` other than ND→NZ: no DataCopy path lists the type.
+fn packed_type(core: &Core, d: DType) -> SimError {
+    SimError::new(
+        Category::Type,
+        API,
+        format!(
+            "element type {d} is not supported by DataCopy with DataCopyParams or a count on {}: copy its bytes as \
+             int8_t/uint8_t (ReinterpretCast, two {d} to a byte), or use the ND→NZ form (Nd2NzParams) into L1",
+            core.profile.soc
+        ),
+    )
+}
+
 /// The level-0 copy every DataCopy form lowers to.
-pub(crate) fn copy_level0<T: Element>(
+pub(crate) fn copy_level0<T: TensorElement>(
     core: &mut Core,
     loc: SourceLoc,
     dst: Side,
     src: Side,
     p: DataCopyParams,
 ) -> Result<()> {
+    if T::BITS < 8 {
+        return Err(packed_type(core, T::DTYPE));
+    }
     let rt = route(core, src, dst)?;
     copy_routed::<T>(core, loc, dst, src, p, rt)
 }
 
 /// [`copy_level0`] on a route already found.
-fn copy_routed<T: Element>(
+fn copy_routed<T: TensorElement>(
     core: &mut Core,
     loc: SourceLoc,
     dst: Side,
@@ -251,8 +267,9 @@ fn copy_routed<T: Element>(
             ),
         ));
     }
-    check_alignment(core, API, src, "source", T::SIZE)?;
-    check_alignment(core, API, dst, "destination", T::SIZE)?;
+    let size = T::DTYPE.size();
+    check_alignment(core, API, src, "source", size)?;
+    check_alignment(core, API, dst, "destination", size)?;
     let Some(b) = check_blocks(core, loc, src, dst, p, rt.units)? else {
         return Ok(());
     };
@@ -342,7 +359,7 @@ fn check_blocks(
 /// moves the bytes and records that instruction. Returns `false`, having done nothing, when the
 /// copy needs the general path (which also reports any error).
 #[inline(always)]
-fn copy_gm_ub_dense<T: Element>(
+fn copy_gm_ub_dense<T: TensorElement>(
     core: &mut Core,
     loc: SourceLoc,
     t: &LocalTensor<T>,
@@ -351,7 +368,8 @@ fn copy_gm_ub_dense<T: Element>(
     load: bool,
 ) -> bool {
     const MAX_BYTES: u64 = 65535 * 32;
-    let bytes = count as u64 * T::SIZE as u64;
+    let size = T::DTYPE.size();
+    let bytes = count as u64 * size as u64;
     let addr = t.addr as u64;
     if !(1..=MAX_BYTES as i64).contains(&count)
         || !core.options.fast_paths
@@ -365,7 +383,7 @@ fn copy_gm_ub_dense<T: Element>(
                 TPosition::VECOUT | TPosition::VECIN | TPosition::VECCALC
             ) || core.sync.atomic.op.is_some()))
         || addr + bytes > core.mem.size(Hardware::UB) as u64
-        || !g.offset().is_multiple_of(T::SIZE)
+        || !g.offset().is_multiple_of(size)
         || g.check(API, 0, bytes).is_err()
         || !core.profile.supports(DataPath::GmUb)
         || !core.profile.gm_ub_dtypes.contains(T::DTYPE)
@@ -409,18 +427,22 @@ fn copy_gm_ub_dense<T: Element>(
 
 /// The level-2 (element count) form: one block of `count` elements rounded down to whole units.
 #[inline]
-fn copy_count<T: Element>(
+fn copy_count<T: TensorElement>(
     core: &mut Core,
     loc: SourceLoc,
     dst: Side,
     src: Side,
     count: i64,
 ) -> Result<()> {
+    if T::BITS < 8 {
+        return Err(packed_type(core, T::DTYPE));
+    }
+    let size = T::DTYPE.size() as u64;
     let rt = route(core, src, dst)?;
     if !(0..1 << 32).contains(&count) {
         return Err(SimError::range(API, "calCount", count, "[0, 2^32)"));
     }
-    let per_unit = (rt.units[2] / T::SIZE as u64).max(1);
+    let per_unit = (rt.units[2] / size).max(1);
     let count = count as u64;
     let units = count / per_unit;
     let rem = count % per_unit;
@@ -428,7 +450,7 @@ fn copy_count<T: Element>(
         let msg = format!(
             "calCount = {count}: {} bytes is not a multiple of {} bytes; the copy moves {} elements and \
              the last {rem} are not copied",
-            count * T::SIZE as u64,
+            count * size,
             rt.units[2],
             units * per_unit
         );
@@ -476,7 +498,7 @@ pub fn data_copy<D: ?Sized, S: ?Sized, A: DataCopyArgs<D, S>>(
     args.copy(dst, src, SourceLoc::caller())
 }
 
-impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for DataCopyParams {
+impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for DataCopyParams {
     fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
         with_core(API, loc, |core| {
             copy_level0::<T>(core, loc, Side::local(dst), Side::Gm(src.gm(API)?), self)
@@ -484,7 +506,7 @@ impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for DataCopyParam
     }
 }
 
-impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for DataCopyParams {
+impl<T: TensorElement> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for DataCopyParams {
     fn copy(self, dst: &GlobalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
         with_core(API, loc, |core| {
             copy_level0::<T>(core, loc, Side::Gm(dst.gm(API)?), Side::local(src), self)
@@ -492,7 +514,7 @@ impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for DataCopyParam
     }
 }
 
-impl<T: Element> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for DataCopyParams {
+impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for DataCopyParams {
     fn copy(self, dst: &LocalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
         with_core(API, loc, |core| {
             copy_level0::<T>(core, loc, Side::local(dst), Side::local(src), self)
@@ -502,7 +524,7 @@ impl<T: Element> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for DataCopyParams
 
 macro_rules! count_forms {
     ($($c:ty),*) => {$(
-        impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for $c {
+        impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for $c {
             #[inline(always)]
             fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
                 with_core(API, loc, #[inline(always)] |core| {
@@ -514,7 +536,7 @@ macro_rules! count_forms {
                 })
             }
         }
-        impl<T: Element> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for $c {
+        impl<T: TensorElement> DataCopyArgs<GlobalTensor<T>, LocalTensor<T>> for $c {
             #[inline(always)]
             fn copy(self, dst: &GlobalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
                 with_core(API, loc, #[inline(always)] |core| {
@@ -526,7 +548,7 @@ macro_rules! count_forms {
                 })
             }
         }
-        impl<T: Element> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for $c {
+        impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, LocalTensor<T>> for $c {
             fn copy(self, dst: &LocalTensor<T>, src: &LocalTensor<T>, loc: SourceLoc) -> Result<()> {
                 with_core(API, loc, |core| {
                     copy_count::<T>(core, loc, Side::local(dst), Side::local(src), self as i64)

@@ -4,15 +4,19 @@
 //! NZ layout: the columns of an ND matrix are cut into groups of `C0 = 32 / sizeof(T)` elements;
 //! each group is stored as a stack of 32-byte rows. The NZ source of NZ→ND always uses
 //! 16-element groups (16×16 fractals), whatever the element size.
+//!
+//! `int4b_t` moves ND→NZ into L1 on Atlas A2/A3 as the vendor code does it: as `int8_t`, each
+//! byte holding two elements, so `dValue`, `srcDValue` and `dstNzMatrixStride` count bytes.
 
 use super::{check_alignment, check_path_documented, DataCopyArgs, Side};
 use crate::api::context::with_core;
 use crate::api::tensor::{GlobalTensor, LocalTensor};
 use crate::chip::DataPath;
+use crate::chip::Product;
 use crate::core::dma::{self, Blocks, Endpoint};
 use crate::core::trace::{Access, Pipe, Space};
 use crate::core::Core;
-use crate::dtype::Element;
+use crate::dtype::{DType, Element, TensorElement};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::gm::GmAddr;
 use crate::position::{Hardware, TPosition};
@@ -188,40 +192,57 @@ pub(crate) fn exec_nd2nz(
     Ok(acc)
 }
 
-/// `DataCopy(dstLocal, srcGlobal, Nd2NzParams)`: GM→A1/B1 (L1) or GM→VECIN (UB, emulated).
-impl<T: Element> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for Nd2NzParams {
+/// Products whose ND→NZ GM→L1 copy takes `int4b_t` (its documentation lists b4 there only).
+const ND2NZ_INT4: [Product; 2] = [Product::Ascend910B, Product::Ascend910_93];
+
+/// `DataCopy(dstLocal, srcGlobal, Nd2NzParams)`: GM→A1/B1/C1 (L1) or GM→VECIN (UB, emulated).
+impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for Nd2NzParams {
     fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
         with_core(API, loc, |core| {
             let g = src.gm(API)?;
+            // The vendor's code sends the copy to the destination's buffer: C1 goes to L1 where
+            // C1 is L1 (A2/A3; the vendor's GM→L1 example loads its bias this way).
             let path = match (dst.hw, dst.pos) {
-                (Hardware::L1, TPosition::A1 | TPosition::B1) => DataPath::Nd2NzGmL1,
+                (Hardware::L1, TPosition::A1 | TPosition::B1 | TPosition::C1) => {
+                    DataPath::Nd2NzGmL1
+                }
                 (Hardware::UB, TPosition::VECIN) => DataPath::Nd2NzGmUb,
                 (h, pos) => {
                     return Err(SimError::new(
                         Category::Position,
                         API,
                         format!(
-                            "ND→NZ: the destination is {pos} in {h}; supported destinations are A1/B1 (L1) \
-                             and VECIN (UB)"
+                            "ND→NZ: the destination is {pos} in {h}; supported destinations are A1/B1 (L1), \
+                             C1 where it is L1, and VECIN (UB)"
                         ),
                     ))
                 }
             };
             check_path_documented(core, API, path, loc)?;
             let types = core.profile.copy_facts().nd2nz_dtypes;
-            if !types.contains(T::DTYPE) {
+            let int4 = T::DTYPE == DType::Int4
+                && path == DataPath::Nd2NzGmL1
+                && ND2NZ_INT4.contains(&core.profile.product);
+            if !types.contains(T::DTYPE) && !int4 {
+                let also = if ND2NZ_INT4.contains(&core.profile.product) {
+                    ", and int4b_t into L1"
+                } else {
+                    ""
+                };
                 return Err(SimError::new(
                     Category::Type,
                     API,
                     format!(
-                        "ND→NZ: element type {} is not supported on {} (supported: {types})",
+                        "ND→NZ: element type {} is not supported here on {} (supported: {types}{also})",
                         T::DTYPE,
                         core.profile.soc
                     ),
                 ));
             }
-            check_alignment(core, API, Side::local(dst), "destination", T::SIZE)?;
-            let Some(plan) = plan_nd2nz(core, API, loc, self, T::SIZE)? else {
+            // int4b_t moves as bytes (the storage size: two elements each).
+            let size = T::DTYPE.size();
+            check_alignment(core, API, Side::local(dst), "destination", size)?;
+            let Some(plan) = plan_nd2nz(core, API, loc, self, size)? else {
                 return Ok(());
             };
             if plan.dst_need > dst.len as u64 {

@@ -4,7 +4,8 @@
 //! 4 blocks per repeat, hence `srcRepStride = 4` for contiguous data). Integer targets saturate
 //! at their range (NaN → 0; a negative value cast to an unsigned type gives 0 and a warning), or
 //! keep the low bits of the integer result after `SetSaturationFlag<CAST>(false)`;
-//! half/bfloat16 targets follow the fp16 overflow mode; float never saturates.
+//! half/bfloat16 targets follow the fp16 overflow mode; float never saturates. Conversions to
+//! and from `int4b_t` run in `cast_int4`.
 
 use super::binary::lanes_for;
 use super::support::{cast_rules, CastKind};
@@ -13,70 +14,134 @@ use super::{run, Count, Issue, Mask, UnaryRepeatParams};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
 use crate::core::vector::map1;
-use crate::dtype::DType;
+use crate::core::Core;
+use crate::dtype::{DType, Int4, TensorElement};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::numeric::{round_integral, CastElem, Exact, RoundMode};
 use std::cell::Cell;
 
-const API: &str = "Cast";
+pub(super) const API: &str = "Cast";
+
+/// The conversion kind of `src → dst` with `mode` on the running product, or the error naming
+/// what the product converts from `src` or the modes it accepts.
+pub(super) fn cast_kind(core: &Core, src: DType, dst: DType, mode: RoundMode) -> Result<CastKind> {
+    let rules = cast_rules(core.profile.product);
+    let Some(rule) = rules.iter().find(|r| r.src == src && r.dst == dst) else {
+        let targets: Vec<&str> = rules
+            .iter()
+            .filter(|r| r.src == src)
+            .map(|r| r.dst.c_name())
+            .collect();
+        return Err(SimError::new(
+            Category::Type,
+            API,
+            format!(
+                "conversion {src} → {dst} is not supported on {} (from {src}: {})",
+                core.profile.soc,
+                if targets.is_empty() {
+                    "none".to_string()
+                } else {
+                    targets.join(", ")
+                }
+            ),
+        ));
+    };
+    if !rule.modes.contains(&mode) {
+        let ok: Vec<String> = rule.modes.iter().map(|m| m.to_string()).collect();
+        return Err(SimError::new(
+            Category::Range,
+            API,
+            format!(
+                "parameter `roundMode` = {mode} is not accepted for {src} → {dst} on {} (accepted: {})",
+                core.profile.soc,
+                ok.join(", ")
+            ),
+        ));
+    }
+    Ok(rule.kind)
+}
+
+/// One `Cast` call's arguments other than the tensors.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct CastCall {
+    pub(super) loc: SourceLoc,
+    pub(super) mode: RoundMode,
+    pub(super) issue: Issue,
+    pub(super) params: UnaryRepeatParams,
+}
+
+/// The element types `Cast` converts between: every [`CastElem`], and [`Int4`] (`int4b_t`).
+pub trait CastType: TensorElement {
+    /// Runs `dst ← src` (dispatches on the source type next).
+    #[doc(hidden)]
+    fn cast_into<S: CastType>(
+        call: CastCall,
+        dst: &LocalTensor<Self>,
+        src: &LocalTensor<S>,
+    ) -> Result<()>;
+    /// Runs `dst ← src` for a destination type already known.
+    #[doc(hidden)]
+    fn cast_from<D: CastElem>(
+        call: CastCall,
+        dst: &LocalTensor<D>,
+        src: &LocalTensor<Self>,
+    ) -> Result<()>;
+}
+
+impl<T: CastElem> CastType for T {
+    fn cast_into<S: CastType>(
+        call: CastCall,
+        dst: &LocalTensor<T>,
+        src: &LocalTensor<S>,
+    ) -> Result<()> {
+        S::cast_from(call, dst, src)
+    }
+    fn cast_from<D: CastElem>(
+        call: CastCall,
+        dst: &LocalTensor<D>,
+        src: &LocalTensor<T>,
+    ) -> Result<()> {
+        cast_run(call, dst, src)
+    }
+}
+
+impl CastType for Int4 {
+    fn cast_into<S: CastType>(
+        call: CastCall,
+        dst: &LocalTensor<Int4>,
+        src: &LocalTensor<S>,
+    ) -> Result<()> {
+        super::cast_int4::cast_packed(call, dst, src)
+    }
+    fn cast_from<D: CastElem>(
+        call: CastCall,
+        dst: &LocalTensor<D>,
+        src: &LocalTensor<Int4>,
+    ) -> Result<()> {
+        super::cast_int4::cast_packed(call, dst, src)
+    }
+}
 
 fn cast_run<D: CastElem, S: CastElem>(
-    loc: SourceLoc,
+    call: CastCall,
     dst: &LocalTensor<D>,
     src: &LocalTensor<S>,
-    mode: RoundMode,
-    issue: Issue,
-    p: UnaryRepeatParams,
 ) -> Result<()> {
+    let CastCall {
+        loc,
+        mode,
+        issue,
+        params: p,
+    } = call;
     with_core(API, loc, |core| {
-        let rules = cast_rules(core.profile.product);
-        let Some(rule) = rules
-            .iter()
-            .find(|r| r.src == S::DTYPE && r.dst == D::DTYPE)
-        else {
-            let targets: Vec<&str> = rules
-                .iter()
-                .filter(|r| r.src == S::DTYPE)
-                .map(|r| r.dst.c_name())
-                .collect();
-            return Err(SimError::new(
-                Category::Type,
-                API,
-                format!(
-                    "conversion {} → {} is not supported on {} (from {}: {})",
-                    S::DTYPE,
-                    D::DTYPE,
-                    core.profile.soc,
-                    S::DTYPE,
-                    if targets.is_empty() {
-                        "none".to_string()
-                    } else {
-                        targets.join(", ")
-                    }
-                ),
-            ));
-        };
-        if !rule.modes.contains(&mode) {
-            let ok: Vec<String> = rule.modes.iter().map(|m| m.to_string()).collect();
-            return Err(SimError::new(
-                Category::Range,
-                API,
-                format!(
-                    "parameter `roundMode` = {mode} is not accepted for {} → {} on {} (accepted: {})",
-                    S::DTYPE,
-                    D::DTYPE,
-                    core.profile.soc,
-                    ok.join(", ")
-                ),
-            ));
-        }
+        let kind = cast_kind(core, S::DTYPE, D::DTYPE, mode)?;
         if let Issue::Count(n) = issue {
-            check_overlap::<D, S>(dst, src, n)?;
+            check_overlap(dst, src, n)?;
         }
         let ops = unary_operands(dst, src, &p);
         let sat = core.vector.fp16_saturation;
         let scale = core.vector.deq_scale.to_f64();
-        let kind = rule.kind;
         let truncate = core.spr.cast_overflow.truncate && !D::DTYPE.is_float();
         let same = S::DTYPE == D::DTYPE;
         let exceptions = Cell::new(0u64);
@@ -140,7 +205,7 @@ fn low_bits(v: Exact, dst: DType, mode: RoundMode) -> Exact {
 
 /// The level-2 overlap check of the CPU-debug library: narrow → wide on the same address, or a
 /// lower operand of more than 256 bytes running into the higher one.
-fn check_overlap<D: CastElem, S: CastElem>(
+pub(super) fn check_overlap<D: TensorElement, S: TensorElement>(
     dst: &LocalTensor<D>,
     src: &LocalTensor<S>,
     n: i64,
@@ -149,9 +214,9 @@ fn check_overlap<D: CastElem, S: CastElem>(
         return Ok(());
     }
     let (sa, da) = (src.addr as u64, dst.addr as u64);
-    let (sb, db) = (n as u64 * S::SIZE as u64, n as u64 * D::SIZE as u64);
+    let (sb, db) = (S::bytes(n as u64), D::bytes(n as u64));
     let bad = if sa == da {
-        S::SIZE < D::SIZE
+        S::BITS < D::BITS
     } else {
         let (lo, lo_bytes, hi) = if sa < da { (sa, sb, da) } else { (da, db, sa) };
         lo_bytes > 256 && lo + lo_bytes > hi
@@ -173,27 +238,25 @@ fn check_overlap<D: CastElem, S: CastElem>(
 /// `Cast(dst, src, roundMode, count)`: level 2, converts the first `count` elements of `src`
 /// (type `S`) into `dst` (type `D`) with `round_mode`.
 #[track_caller]
-pub fn cast<D: CastElem, S: CastElem>(
+pub fn cast<D: CastType, S: CastType>(
     dst: &LocalTensor<D>,
     src: &LocalTensor<S>,
     round_mode: RoundMode,
     count: impl Into<Count>,
 ) -> Result<()> {
-    let p = UnaryRepeatParams::default();
-    cast_run(
-        SourceLoc::caller(),
-        dst,
-        src,
-        round_mode,
-        count.into().into(),
-        p,
-    )
+    let call = CastCall {
+        loc: SourceLoc::caller(),
+        mode: round_mode,
+        issue: count.into().into(),
+        params: UnaryRepeatParams::default(),
+    };
+    D::cast_into(call, dst, src)
 }
 
 /// `Cast(dst, src, roundMode, mask, repeatTime, params)`: level 0; the mask and the lanes per
 /// repeat follow the wider type; strides in 32-byte blocks.
 #[track_caller]
-pub fn cast_l0<D: CastElem, S: CastElem>(
+pub fn cast_l0<D: CastType, S: CastType>(
     dst: &LocalTensor<D>,
     src: &LocalTensor<S>,
     round_mode: RoundMode,
@@ -201,6 +264,11 @@ pub fn cast_l0<D: CastElem, S: CastElem>(
     repeat_times: u8,
     params: UnaryRepeatParams,
 ) -> Result<()> {
-    let issue = Issue::level0(mask, repeat_times);
-    cast_run(SourceLoc::caller(), dst, src, round_mode, issue, params)
+    let call = CastCall {
+        loc: SourceLoc::caller(),
+        mode: round_mode,
+        issue: Issue::level0(mask, repeat_times),
+        params,
+    };
+    D::cast_into(call, dst, src)
 }

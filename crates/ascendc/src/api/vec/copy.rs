@@ -2,12 +2,12 @@
 //! enabled lane).
 
 use super::binary::lanes_for;
-use super::{check_dtype, run, support, Issue, Mask, Opnd};
+use super::{check_dtype, run, run_copy_counter, support, Issue, Mask, Opnd};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
 use crate::core::vector::map1;
 use crate::dtype::Element;
-use crate::error::{Category, Result, SimError, SourceLoc};
+use crate::error::{Result, SimError, SourceLoc};
 
 /// `CopyRepeatParams`: strides in 32-byte blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,8 +46,9 @@ impl Default for CopyRepeatParams {
 }
 
 /// `Copy(dst, src, mask, repeatTime, repeatParams)`: copies the enabled lanes of `repeat_time`
-/// repeats. Normal mask mode only: Copy's counter mode (a per-repeat element count, unlike the
-/// other vector instructions) is refused.
+/// repeats. In counter mode (`SetMaskCount`) Copy differs from the other vector instructions: the
+/// mask register's count `n` is the element count of every repeat (`⌈n·size/32⌉` blocks at the
+/// block stride, the last one holding what is left), and `repeat_time` counts.
 #[track_caller]
 pub fn copy<T: Element>(
     dst: &LocalTensor<T>,
@@ -69,13 +70,6 @@ pub fn copy<T: Element>(
                 return Err(SimError::range(API, name, v, "[0, 4095] blocks"));
             }
         }
-        if core.vector.counter_mode {
-            return Err(SimError::new(
-                Category::Unsupported,
-                API,
-                "Copy in counter mode (mask = elements per repeat) is not modelled: call SetMaskNorm first",
-            ));
-        }
         let ops = [
             Opnd::of(
                 "dst",
@@ -92,14 +86,20 @@ pub fn copy<T: Element>(
                 false,
             ),
         ];
-        run(
-            core,
-            API,
-            loc,
-            lanes_for(T::SIZE),
-            Issue::level0(mask, repeat_time),
-            &ops,
-            |ub, shape, o| map1(ub, shape, o[0], o[1], |x: T| x),
-        )
+        let lanes = lanes_for(T::SIZE);
+        let exec = |ub: &mut [u8], shape: &_, o: &[_]| map1(ub, shape, o[0], o[1], |x: T| x);
+        if core.vector.counter_mode {
+            run_copy_counter(core, API, loc, lanes, (mask, repeat_time), &ops, exec)
+        } else {
+            run(
+                core,
+                API,
+                loc,
+                lanes,
+                Issue::level0(mask, repeat_time),
+                &ops,
+                exec,
+            )
+        }
     })
 }

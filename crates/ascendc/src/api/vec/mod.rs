@@ -3,6 +3,7 @@
 
 pub mod binary;
 pub mod cast;
+pub(crate) mod cast_int4;
 pub mod cmp_mask;
 pub mod compare;
 pub mod control;
@@ -204,6 +205,16 @@ pub(crate) enum Issue {
     KeepMask,
 }
 
+/// How [`run_lowered`] turns a call into instructions: as an [`Issue`] says, or as `Copy` does in
+/// counter mode (its own form, unlike the other instructions'): the mask register's count `n`
+/// is the element count of every repeat, `⌈n·size/32⌉` blocks at the block stride, and `repeat`
+/// repeats at the repeat stride.
+#[derive(Debug, Clone, Copy)]
+enum Lowering {
+    Issue(Issue),
+    CopyCounter { mask: Mask, repeat: u8 },
+}
+
 impl From<Count> for Issue {
     fn from(c: Count) -> Self {
         match c {
@@ -352,9 +363,40 @@ pub(crate) fn run_bits(
     issue: Issue,
     ops: &[Opnd],
     bits: &[BitOpnd],
+    exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
+) -> Result<()> {
+    let how = Lowering::Issue(issue);
+    run_lowered(core, api, loc, lanes, how, ops, bits, exec)
+}
+
+/// [`run`] for `Copy` in counter mode: `mask` (written to the mask register unless it is
+/// `Mask::Keep`) holds the element count of each of the `repeat` repeats.
+pub(crate) fn run_copy_counter(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    lanes: u32,
+    (mask, repeat): (Mask, u8),
+    ops: &[Opnd],
+    exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
+) -> Result<()> {
+    let how = Lowering::CopyCounter { mask, repeat };
+    run_lowered(core, api, loc, lanes, how, ops, &[], exec)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_lowered(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    lanes: u32,
+    how: Lowering,
+    ops: &[Opnd],
+    bits: &[BitOpnd],
     mut exec: impl FnMut(&mut [u8], &Shape, &[Operand]),
 ) -> Result<()> {
-    if let (Issue::Count(n), true) = (issue, bits.is_empty()) {
+    let level2 = matches!(how, Lowering::Issue(Issue::Count(_)));
+    if let (Lowering::Issue(Issue::Count(n)), true) = (how, bits.is_empty()) {
         if run_dense_count(core, api, loc, lanes, n, ops, &mut exec) {
             return Ok(());
         }
@@ -397,8 +439,8 @@ pub(crate) fn run_bits(
     let type_lanes = lanes;
     let mut instrs: Vec<(Shape, u64)> = Vec::with_capacity(2);
     let mut new_mask = None;
-    match issue {
-        Issue::Level0 { mask, repeat } => {
+    match how {
+        Lowering::Issue(Issue::Level0 { mask, repeat }) => {
             let mut state = core.vector;
             state.mask = level0_mask(core, api, loc, type_lanes, mask)?;
             let shape = state.shape(lanes, repeat as u32);
@@ -408,18 +450,54 @@ pub(crate) fn run_bits(
             }
             new_mask = Some(state.mask);
             for o in ops.iter().filter(|o| o.write) {
-                warn_dst_overlap(core, api, loc, o, &shape);
+                let e = (BLOCK / o.size as u64) as u32;
+                let blocks = (lanes as u64 * o.size as u64).div_ceil(BLOCK);
+                warn_dst_overlap(core, api, loc, o, shape.repeats as u64, blocks, |r, j| {
+                    block_lanes(shape.bits(r as u32), j as u32, e)
+                });
             }
             instrs.push((shape, 0));
         }
-        Issue::KeepMask => {
+        Lowering::CopyCounter { mask, repeat } => {
+            let m = level0_mask(core, api, loc, type_lanes, mask)?;
+            let n = m[0] & 0xFFFF_FFFF;
+            if repeat == 0 || n == 0 {
+                core.vector.mask = m;
+                let why = if repeat == 0 {
+                    "repeatTime = 0"
+                } else {
+                    "the counter-mode element count is 0"
+                };
+                let msg = format!("{why}: the instruction does nothing");
+                core.warn(Category::Nop, api, msg, loc);
+                return Ok(());
+            }
+            new_mask = Some(m);
+            // One instruction per repeat: its engine repeats are the repeat's blocks, eight at a
+            // time, and the counter gives the last one its remaining lanes.
+            let shape = Shape {
+                lanes,
+                repeats: n.div_ceil(lanes as u64) as u32,
+                enable: Enable::Counter(n),
+            };
+            for o in ops.iter().filter(|o| o.write) {
+                let e = BLOCK / o.size as u64;
+                let blocks = (n * o.size as u64).div_ceil(BLOCK);
+                warn_dst_overlap(core, api, loc, o, repeat as u64, blocks, |_, j| {
+                    let left = n.saturating_sub(j * e).min(e);
+                    ((1u64 << left) - 1) as u32
+                });
+            }
+            instrs.extend((0..repeat as u64).map(|r| (shape, r)));
+        }
+        Lowering::Issue(Issue::KeepMask) => {
             let shape = core.vector.shape(lanes, 1);
             if !check_empty(core, api, loc, type_lanes, &shape, false)? {
                 return Ok(());
             }
             instrs.push((shape, 0));
         }
-        Issue::Count(n) => {
+        Lowering::Issue(Issue::Count(n)) => {
             if !(0..=i32::MAX as i64).contains(&n) {
                 return Err(SimError::range(api, "count", n, "[0, 2^31 − 1]"));
             }
@@ -467,14 +545,13 @@ pub(crate) fn run_bits(
         }
     }
     // Check every instruction's extents before any of them runs: a failing call writes nothing.
-    let mode = if core.vector.counter_mode
-        || matches!(issue, Issue::Count(_)) && core.profile.counter_mode
-    {
+    let mode = if core.vector.counter_mode || level2 && core.profile.counter_mode {
         "counter"
     } else {
         "normal"
     };
     let mut planned = Vec::with_capacity(instrs.len());
+    // `first_elem`: the instruction's first element, or its repeat for a counter-mode `Copy`.
     for (shape, first_elem) in &instrs {
         let mut operands = [Operand {
             addr: 0,
@@ -484,14 +561,20 @@ pub(crate) fn run_bits(
         let mut accesses =
             [Access::contiguous(false, crate::core::trace::Space::Local(Hardware::UB), 0, 0); 6];
         for (i, o) in ops.iter().enumerate() {
-            let (blk, rep) = match issue {
-                Issue::Level0 { .. } => (o.blk, o.rep),
-                Issue::Count(_) | Issue::KeepMask => {
-                    (1, (lanes as u64 * o.size as u64 / BLOCK).max(1) as u32)
+            let blocks = (lanes as u64 * o.size as u64 / BLOCK).max(1) as u32;
+            let (blk, rep, addr) = match how {
+                Lowering::Issue(Issue::Level0 { .. }) => (o.blk, o.rep, o.addr as u64),
+                Lowering::CopyCounter { .. } => (
+                    o.blk,
+                    blocks * o.blk,
+                    o.addr as u64 + first_elem * o.rep as u64 * BLOCK,
+                ),
+                Lowering::Issue(Issue::Count(_) | Issue::KeepMask) => {
+                    (1, blocks, o.addr as u64 + first_elem * o.size as u64)
                 }
             };
             let op = Operand {
-                addr: o.addr as u64 + first_elem * o.size as u64,
+                addr,
                 blk_stride: blk,
                 rep_stride: rep,
             };
@@ -566,7 +649,7 @@ pub(crate) fn run_bits(
         }
         core.issue_vector(api, loc, &accesses[..n], shape.lanes);
     }
-    if let Issue::Count(_) = issue {
+    if level2 {
         if core.profile.counter_mode {
             core.vector.counter_mode = false;
             core.vector.mask = [u64::MAX; 2];
@@ -816,27 +899,91 @@ pub(crate) fn check_empty(
     Ok(false)
 }
 
-/// Warns about destination strides whose writes land on each other (the later write wins).
-fn warn_dst_overlap(core: &mut Core, api: &'static str, loc: SourceLoc, o: &Opnd, shape: &Shape) {
-    let blocks = (shape.lanes as u64 * o.size as u64).div_ceil(BLOCK) as u32;
-    if o.blk == 0 && blocks > 1 {
-        core.warn(
-            Category::Overlap,
-            api,
-            format!("`{}` block stride 0: all blocks of a repeat are written to the same 32 bytes (unsupported on hardware; the last block wins here)", o.name),
-            loc,
-        );
-    } else if shape.repeats > 1
-        && o.rep > 0
-        && (o.rep as u64) < (blocks as u64 - 1) * o.blk as u64 + 1
-    {
-        core.warn(
-            Category::Overlap,
-            api,
-            format!("`{}` repeat stride {} makes consecutive repeats overlap (unsupported on hardware; later repeats win here)", o.name, o.rep),
-            loc,
-        );
+/// Lanes a written operand's blocks are examined for at most by [`warn_dst_overlap`]: past this
+/// the layout runs beyond UB (the extent check refuses the call) unless it overlaps early.
+const OVERLAP_SCAN_LIMIT: usize = 1 << 16;
+
+/// Warns when two enabled lanes of the written operand `o` land on the same bytes: two blocks of
+/// one repeat (block stride 0), or two repeats (a repeat stride shorter than what a repeat
+/// writes; a repeat stride of 0, which rewrites the same bytes on purpose, is not warned about).
+/// `lanes_of(r, j)` gives the enabled lanes of block `j` of repeat `r` as bits (lane `k` of the
+/// block is bit `k`), for `repeats` repeats of `blocks` blocks. The lanes are compared exactly, so
+/// strided layouts whose written blocks interleave (ND → NZ) are not warned about.
+fn warn_dst_overlap(
+    core: &mut Core,
+    api: &'static str,
+    loc: SourceLoc,
+    o: &Opnd,
+    repeats: u64,
+    blocks: u64,
+    lanes_of: impl Fn(u64, u64) -> u32,
+) {
+    let (blk, rep) = (o.blk as u64, o.rep as u64);
+    // The last enabled block of any repeat (the first repeat is the fullest: a counter-mode tail
+    // only ever has fewer lanes).
+    let Some(last) = (0..blocks).rev().find(|&j| lanes_of(0, j) != 0) else {
+        return;
+    };
+    // Blocks of a repeat at distinct positions, and repeats apart by more than a repeat spans:
+    // nothing can meet.
+    if blk > 0 && (rep == 0 || repeats < 2 || rep > last * blk) {
+        return;
     }
+    let reps = if rep == 0 { 1 } else { repeats };
+    // (block position in 32-byte units from the operand, lanes, repeat, block)
+    let mut written: Vec<(u64, u32, u64, u64)> = Vec::new();
+    'fill: for r in 0..reps {
+        for j in 0..blocks {
+            let m = lanes_of(r, j);
+            if m != 0 {
+                if written.len() == OVERLAP_SCAN_LIMIT {
+                    break 'fill;
+                }
+                written.push((r * rep + j * blk, m, r, j));
+            }
+        }
+    }
+    written.sort_unstable_by_key(|w| (w.0, w.2, w.3));
+    // The first two writes of one position whose lanes meet (lanes of earlier writes merged).
+    let meet = written.chunk_by(|a, b| a.0 == b.0).find_map(|run| {
+        let mut lanes = run[0].1;
+        run[1..].iter().find_map(|b| {
+            let hit = lanes & b.1 != 0;
+            lanes |= b.1;
+            hit.then(|| {
+                let a = run.iter().find(|a| a.1 & b.1 != 0).expect("met above");
+                ((a.2, a.3), (b.2, b.3))
+            })
+        })
+    });
+    let Some(((r0, j0), (r1, j1))) = meet else {
+        return;
+    };
+    let msg = if r0 == r1 {
+        format!(
+            "`{}` block stride {blk}: blocks {j0} and {j1} of repeat {r0} write the same bytes (unsupported on hardware; the last block wins here)",
+            o.name
+        )
+    } else {
+        let which = if r1 == r0 + 1 { "consecutive " } else { "" };
+        format!(
+            "`{}` repeat stride {rep} makes {which}repeats overlap: repeats {r0} and {r1} write the same bytes (unsupported on hardware; later repeats win here)",
+            o.name
+        )
+    };
+    core.warn(Category::Overlap, api, msg, loc);
+}
+
+/// The bits of lanes `[j·e, (j+1)·e)` of a `[low, high]` lane mask, as bits `0..e` (`e` divides
+/// 64, so a block's lanes sit in one word).
+fn block_lanes([lo, hi]: [u64; 2], j: u32, e: u32) -> u32 {
+    let start = j * e;
+    let bits = match start {
+        0..64 => lo >> start,
+        64..128 => hi >> (start - 64),
+        _ => 0,
+    };
+    (bits & ((1u64 << e) - 1)) as u32
 }
 
 /// The instructions whose destination may accumulate over a source (`vector-model.md` §8 rule 2).

@@ -331,10 +331,13 @@ pub const CAST_310P: &[CastRule] = &[
     rule(Half, Int16, &[CAST_RINT]),
     rule(Int32, Int16, M_NONE),
     DEQ,
+    rule(Half, Int4, M_NONE),
 ];
 
-/// Cast pairs on Atlas A2/A3 (int4b pairs are not modelled: no 4-bit element type).
+/// Cast pairs on Atlas A2/A3.
 pub const CAST_A2: &[CastRule] = &[
+    rule(Int4, Half, M_NONE),
+    rule(Half, Int4, M_ALL5_NONE),
     rule(Int8, Half, M_NONE),
     rule(Uint8, Half, M_NONE),
     rule(Int16, Half, M_ALL5_NONE),
