@@ -116,6 +116,11 @@ void ascendc_set_kernel_mode(uint8_t mode);
 // Runs a kernel's blocks in `mode` (a KernelMode value; 255: the mode SetKernelMode chose).
 int32_t ascendc_launch_with_mode(const char* name, uint8_t mode, uint32_t blockDim, int32_t (*block)(void*),
                                  void* ctx, AscLoc loc);
+// ACLGraph capture (acl_mdl.h): whether a stream is capturing, and a <<<>>> launch recorded on it
+// (`run(ctx)` launches it, `release(ctx)` frees it; 1 and `ctx` freed when it is not capturing).
+bool ascendc_stream_capturing(void* stream);
+int32_t ascendc_capture_launch(void* stream, const char* name, uint32_t blockDim, int32_t (*run)(void*),
+                               void (*release)(void*), void* ctx);
 
 void* ascendc_gm_alloc(uint64_t size);
 int32_t ascendc_gm_free(void* ptr, AscLoc loc);

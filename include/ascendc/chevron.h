@@ -1,12 +1,14 @@
 // The `<<<blockDim, l2ctrl, stream>>>` launch: `ascendc run` and `ascendc cxx` rewrite
 // `kernel<<<cfg>>>(args)` into `::AscendC::detail::Chevron(loc, "kernel", "args", kernel, cfg)(args)`,
-// which runs like ICPU_RUN_KF: `blockDim` blocks on simulated cores, synchronously (the stream is
-// accepted; aclrtSynchronizeStream has nothing left to wait for); a failed launch prints its
+// which runs like ICPU_RUN_KF: `blockDim` blocks on simulated cores, synchronously
+// (aclrtSynchronizeStream has nothing left to wait for; a launch on a stream being captured into
+// an aclmdlRI is recorded and runs when the instance is executed); a failed launch prints its
 // errors and ends the process with exit status 1. The kernel runs in the mode of its
 // execution-space qualifier (kernel_entry.h), else in the one SetKernelMode chose.
 #pragma once
 
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -70,6 +72,27 @@ struct ChevronLaunch {
     const char* args;
     void (*kernel)(P...);
     uint32_t blockDim;
+    void* stream;
+
+    // A launch captured into an aclmdlRI: the configuration and copies of the arguments.
+    struct Deferred {
+        ChevronLaunch launch;
+        uint8_t mode;
+        std::tuple<std::decay_t<P>...> params;
+    };
+
+    static int32_t RunDeferred(void* ctx) {
+        const Deferred* d = static_cast<const Deferred*>(ctx);
+        std::apply(
+            [d](const auto&... a) {
+                LaunchKernel<P...>(d->launch.loc, d->launch.name, d->launch.args, d->launch.blockDim, d->mode,
+                                   d->launch.kernel, a...);
+            },
+            d->params);
+        return 0;
+    }
+
+    static void FreeDeferred(void* ctx) { delete static_cast<Deferred*>(ctx); }
 
     template <typename... A>
     void operator()(A&&... a) const {
@@ -86,21 +109,39 @@ struct ChevronLaunch {
         }
     }
 
+    // Launches now, or records the launch when the stream is being captured (acl_mdl.h).
     void Run(P... p) const {
         uint8_t mode = QualifiedMode(reinterpret_cast<const void*>(kernel));
+        if (stream != nullptr && ascendc_stream_capturing(stream)) {
+            Deferred* d = new Deferred{*this, mode, std::tuple<std::decay_t<P>...>(p...)};
+            if (ascendc_capture_launch(stream, name, blockDim, &RunDeferred, &FreeDeferred, d) == 0) {
+                return;
+            }
+        }
         LaunchKernel<P...>(loc, name, args, blockDim, mode, kernel, p...);
     }
 };
 
-// `kernel<<<blockDim, l2ctrl, stream>>>`: l2ctrl and stream are accepted and not used. `kernel`
-// is a function returning void or a pointer to one; of an overload set (a kernel named `abs`
-// beside the C library's), the one function returning void.
+// The stream of a launch configuration as a handle (null when it is not a pointer).
+template <typename S>
+void* StreamHandle(S&& stream) {
+    if constexpr (std::is_convertible<S, void*>::value) {
+        return static_cast<void*>(stream);
+    } else {
+        (void)stream;
+        return nullptr;
+    }
+}
+
+// `kernel<<<blockDim, l2ctrl, stream>>>`: l2ctrl is accepted and not used; the stream matters
+// only while it is being captured into an aclmdlRI. `kernel` is a function returning void or a
+// pointer to one; of an overload set (a kernel named `abs` beside the C library's), the one
+// function returning void.
 template <typename... P, typename L = std::nullptr_t, typename S = std::nullptr_t>
 ChevronLaunch<P...> Chevron(Loc loc, const char* name, const char* args, void (*kernel)(P...), uint32_t blockDim,
                             L&& l2ctrl = nullptr, S&& stream = nullptr) {
     (void)l2ctrl;
-    (void)stream;
-    return ChevronLaunch<P...>{loc, name, args, kernel, blockDim};
+    return ChevronLaunch<P...>{loc, name, args, kernel, blockDim, StreamHandle(std::forward<S>(stream))};
 }
 
 template <typename T>
@@ -116,7 +157,7 @@ ChevronLaunch<> Chevron(Loc loc, const char* name, const char* args, K&&, C&&...
     static_assert(IsKernelPointer<std::decay_t<K>>::value,
                   "<<<>>> launch: the callee is not a kernel (a __global__ function returning void, or a "
                   "pointer to one)");
-    return ChevronLaunch<>{loc, name, args, nullptr, 0};
+    return ChevronLaunch<>{loc, name, args, nullptr, 0, nullptr};
 }
 
 }  // namespace detail

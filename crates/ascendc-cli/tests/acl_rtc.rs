@@ -1,5 +1,5 @@
-//! Runtime compilation (aclrtc) and the acl runtime's binaries, launches, events and asynchronous
-//! calls, run by `ascendc run` on C++ host programs in `tests/cpp/`, each printing
+//! Runtime compilation (aclrtc) and the acl runtime's binaries, launches, events, asynchronous
+//! calls and ACLGraph capture, run by `ascendc run` on C++ host programs in `tests/cpp/`, each printing
 //! `<case>: PASS` per checked case.
 
 use std::path::Path;
@@ -98,4 +98,25 @@ fn events_and_async_calls_complete_at_once_and_check_their_handles() {
             "misuse",
         ],
     );
+}
+
+#[test]
+fn aclgraph_captures_copies_launches_and_event_waits_and_replays_them() {
+    for mode in ["npu", "cpu"] {
+        let o = run("acl_graph_capture.asc", mode);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{mode}\n{out}\n{err}");
+        assert_cases(
+            &out,
+            &err,
+            &[
+                "capture runs nothing",
+                "single stream replays with new inputs",
+                "debug json lists the tasks",
+                "two streams joined by events",
+                "launch after the capture runs at once",
+                "misuse",
+            ],
+        );
+    }
 }

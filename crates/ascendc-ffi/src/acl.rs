@@ -38,7 +38,7 @@ pub const ACL_ERROR_RT_FEATURE_NOT_SUPPORT: i32 = 207_000;
 pub const DEVICE_COUNT: u32 = 1;
 
 /// `aclrtMemcpyKind` names, by value.
-const KIND_NAMES: [&str; 8] = [
+pub(crate) const KIND_NAMES: [&str; 8] = [
     "ACL_MEMCPY_HOST_TO_HOST",
     "ACL_MEMCPY_HOST_TO_DEVICE",
     "ACL_MEMCPY_DEVICE_TO_HOST",
@@ -339,7 +339,11 @@ fn check_timeout(api: &str, timeout: i32) -> i32 {
 /// the stream (null, the default stream, or a live one).
 #[no_mangle]
 pub extern "C" fn aclrtSynchronizeStream(stream: *mut c_void) -> i32 {
-    check_stream("aclrtSynchronizeStream", stream)
+    const API: &str = "aclrtSynchronizeStream";
+    match check_stream(API, stream) {
+        ACL_SUCCESS => crate::acl_graph::check_not_capturing(API, stream),
+        e => e,
+    }
 }
 
 /// `aclrtSynchronizeStreamWithTimeout(stream, timeout)`: as `aclrtSynchronizeStream` (nothing is
@@ -487,7 +491,7 @@ pub unsafe extern "C" fn aclrtMemcpy(
     count: usize,
     kind: u32,
 ) -> i32 {
-    copy("aclrtMemcpy", dst, dest_max, src, count, kind)
+    copy("aclrtMemcpy", dst, dest_max, src, count, kind, true)
 }
 
 /// `aclrtMemcpyAsync(dst, destMax, src, count, kind, stream)`: as `aclrtMemcpy`, done when it
@@ -515,22 +519,38 @@ pub unsafe extern "C" fn aclrtMemcpyAsync(
         );
     }
     match check_stream(API, stream) {
-        ACL_SUCCESS => copy(API, dst, dest_max, src, count, kind),
+        ACL_SUCCESS => {
+            let task = crate::acl_graph::Task::Memcpy {
+                dst: dst as usize,
+                dest_max,
+                src: src as usize,
+                count,
+                kind,
+            };
+            match copy(API, dst, dest_max, src, count, kind, false) {
+                ACL_SUCCESS if !crate::acl_graph::captured(stream, task) => {
+                    copy(API, dst, dest_max, src, count, kind, true)
+                }
+                rc => rc,
+            }
+        }
         e => e,
     }
 }
 
-/// The checked copy of `aclrtMemcpy` and `aclrtMemcpyAsync`.
+/// The checked copy of `aclrtMemcpy` and `aclrtMemcpyAsync`; with `run` false only the checks
+/// (a copy captured into an `aclmdlRI`).
 ///
 /// # Safety
 /// As [`aclrtMemcpy`].
-unsafe fn copy(
+pub(crate) unsafe fn copy(
     api: &str,
     dst: *mut c_void,
     dest_max: usize,
     src: *const c_void,
     count: usize,
     kind: u32,
+    run: bool,
 ) -> i32 {
     let bad = |msg: String| fail(ACL_ERROR_INVALID_PARAM, api, msg);
     let Some((src_side, dst_side)) = kind_sides(kind) else {
@@ -570,9 +590,11 @@ unsafe fn copy(
             return bad(msg);
         }
     }
-    // SAFETY: both ranges were checked against their allocations, or are the caller's host
-    // memory of `count` bytes; `copy` allows overlap (device to device within one buffer).
-    std::ptr::copy(src as *const u8, dst as *mut u8, count);
+    if run {
+        // SAFETY: both ranges were checked against their allocations, or are the caller's host
+        // memory of `count` bytes; `copy` allows overlap (device to device within one buffer).
+        std::ptr::copy(src as *const u8, dst as *mut u8, count);
+    }
     ACL_SUCCESS
 }
 
@@ -588,7 +610,7 @@ pub unsafe extern "C" fn aclrtMemset(
     value: i32,
     count: usize,
 ) -> i32 {
-    set("aclrtMemset", dev, max_count, value, count)
+    set("aclrtMemset", dev, max_count, value, count, true)
 }
 
 /// `aclrtMemsetAsync(devPtr, maxCount, value, count, stream)`: as `aclrtMemset`, done when it
@@ -606,16 +628,36 @@ pub unsafe extern "C" fn aclrtMemsetAsync(
 ) -> i32 {
     const API: &str = "aclrtMemsetAsync";
     match check_stream(API, stream) {
-        ACL_SUCCESS => set(API, dev, max_count, value, count),
+        ACL_SUCCESS => {
+            let task = crate::acl_graph::Task::Memset {
+                dst: dev as usize,
+                max_count,
+                value,
+                count,
+            };
+            match set(API, dev, max_count, value, count, false) {
+                ACL_SUCCESS if !crate::acl_graph::captured(stream, task) => {
+                    set(API, dev, max_count, value, count, true)
+                }
+                rc => rc,
+            }
+        }
         e => e,
     }
 }
 
-/// The checked fill of `aclrtMemset` and `aclrtMemsetAsync`.
+/// The checked fill of `aclrtMemset` and `aclrtMemsetAsync`; with `run` false only the checks.
 ///
 /// # Safety
 /// As [`aclrtMemset`].
-unsafe fn set(api: &str, dev: *mut c_void, max_count: usize, value: i32, count: usize) -> i32 {
+pub(crate) unsafe fn set(
+    api: &str,
+    dev: *mut c_void,
+    max_count: usize,
+    value: i32,
+    count: usize,
+    run: bool,
+) -> i32 {
     let bad = |msg: String| fail(ACL_ERROR_INVALID_PARAM, api, msg);
     if count > max_count {
         return bad(format!(
@@ -632,8 +674,10 @@ unsafe fn set(api: &str, dev: *mut c_void, max_count: usize, value: i32, count: 
     if let Err(msg) = check_room("destination", dev as *const u8, m, count) {
         return bad(msg);
     }
-    // SAFETY: the range was checked against its allocation, or is the caller's host memory.
-    std::ptr::write_bytes(dev as *mut u8, value as u8, count);
+    if run {
+        // SAFETY: the range was checked against its allocation, or is the caller's host memory.
+        std::ptr::write_bytes(dev as *mut u8, value as u8, count);
+    }
     ACL_SUCCESS
 }
 

@@ -6,6 +6,7 @@
 #![allow(non_snake_case)]
 
 use crate::acl::{check_stream, fail, ACL_ERROR_INVALID_PARAM, ACL_ERROR_INVALID_RESOURCE_HANDLE};
+use crate::acl_graph::Task;
 use crate::handles::Handles;
 use std::ffi::c_void;
 use std::time::Instant;
@@ -110,13 +111,27 @@ pub extern "C" fn aclrtDestroyEvent(event: *mut c_void) -> i32 {
 #[no_mangle]
 pub extern "C" fn aclrtRecordEvent(event: *mut c_void, stream: *mut c_void) -> i32 {
     const API: &str = "aclrtRecordEvent";
-    match check_stream(API, stream) {
-        0 => with_event(API, event, |e| {
-            e.recorded = Some(Instant::now());
-            0
-        }),
+    let checked = match check_stream(API, stream) {
+        0 => with_event(API, event, |_| 0),
         err => err,
+    };
+    if checked == 0
+        && !crate::acl_graph::captured(
+            stream,
+            Task::Record {
+                event: event as usize,
+            },
+        )
+    {
+        record(event);
     }
+    checked
+}
+
+/// Marks a live event recorded now (an `aclrtRecordEvent` issued, or replayed from an
+/// `aclmdlRI`).
+pub(crate) fn record(event: *mut c_void) {
+    EVENTS.with(event, |e| e.recorded = Some(Instant::now()));
 }
 
 /// `aclrtResetEvent(event, stream)`: not recorded any more.
@@ -202,10 +217,14 @@ pub extern "C" fn aclrtSynchronizeEventWithTimeout(event: *mut c_void, timeout: 
 #[no_mangle]
 pub extern "C" fn aclrtStreamWaitEvent(stream: *mut c_void, event: *mut c_void) -> i32 {
     const API: &str = "aclrtStreamWaitEvent";
-    match check_stream(API, stream) {
+    let checked = match check_stream(API, stream) {
         0 => with_event(API, event, |_| 0),
         err => err,
+    };
+    if checked == 0 {
+        crate::acl_graph::wait(stream, event);
     }
+    checked
 }
 
 /// `aclrtEventElapsedTime(ms, startEvent, endEvent)`: milliseconds between the two records. Both

@@ -12,6 +12,7 @@
 pub mod abi;
 pub mod acl;
 pub mod acl_event;
+pub mod acl_graph;
 pub mod acl_kernel;
 pub mod copy;
 pub mod copy_pad;
