@@ -21,24 +21,38 @@ inline void SetKernelMode(KernelMode mode) { ascendc_set_kernel_mode(static_cast
 
 namespace detail {
 
-// Runs one block: the kernel on the current simulated core; a failed call or an escaping
-// exception stops the block and becomes its error.
+// Runs the kernel of one block: 0 when it returns, 1 when a failed call or an escaping
+// exception stopped it (the exception becomes the block's error).
 template <typename F>
-int32_t RunBlock(void* ctx) noexcept {
-    inKernel = true;
-    sub_block_idx = ascendc_get_sub_block_idx();
-    block_idx = (ascendc_get_block_idx() - sub_block_idx) / ascendc_get_task_ratio();
-    block_num = ascendc_get_block_num();
-    int32_t status = 1;
+int32_t RunCaught(void* ctx) noexcept {
     try {
         (*static_cast<F*>(ctx))();
-        status = 0;
+        return 0;
     } catch (const BlockAbort&) {
     } catch (const std::exception& e) {
         ascendc_block_error(e.what(), Loc("<kernel>", 0, 0));
     } catch (...) {
         ascendc_block_error("unknown exception", Loc("<kernel>", 0, 0));
     }
+    return 1;
+}
+
+// Runs one block on the current simulated core. A failed C `assert` in the kernel (the
+// standard one, which cannot throw) comes back here through `blockEscape` and fails the block.
+template <typename F>
+int32_t RunBlock(void* ctx) noexcept {
+    inKernel = true;
+    sub_block_idx = ascendc_get_sub_block_idx();
+    block_idx = (ascendc_get_block_idx() - sub_block_idx) / ascendc_get_task_ratio();
+    block_num = ascendc_get_block_num();
+    std::jmp_buf* const outer = blockEscape;
+    std::jmp_buf escape;
+    int32_t status = 1;
+    if (setjmp(escape) == 0) {
+        blockEscape = &escape;
+        status = RunCaught<F>(ctx);
+    }
+    blockEscape = outer;
     inKernel = false;
     return status;
 }

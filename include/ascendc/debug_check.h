@@ -2,11 +2,13 @@
 // PrintTimeStamp (printed only with -DASCENDC_TIME_STAMP_ON), MetricsProfStart /
 // MetricsProfStop. A failed assert prints `[ASSERT] <file>:<line>: Assertion `<expr>' <message>`
 // and stops the block: the launch fails with an error naming the block and the line.
-// ASCENDC_DUMP=0 turns ascendc_assert and assert off; NDEBUG turns assert off. Include <cassert>
-// before this header, not after: <cassert> restores the standard one-argument assert.
+// ASCENDC_DUMP=0 turns ascendc_assert and assert off; NDEBUG turns assert off. A <cassert>
+// included after this header restores the standard one-argument assert; a failed one still
+// fails only its block (the C library's __assert_fail is replaced).
 #pragma once
 
 #include <cassert>
+#include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 
@@ -48,6 +50,23 @@ void AssertCheck(uint8_t api, bool holds, const char* expr, Loc loc, const char*
         }
     }
     Check(ascendc_assert_check(api, holds ? 1 : 0, expr, message, &StdoutSink, loc));
+}
+
+// Where a failed standard `assert` in the running block returns to (the launch trampoline's
+// frame); null outside a kernel.
+inline thread_local std::jmp_buf* blockEscape = nullptr;
+
+// A failed standard `assert` (one a later `#include <cassert>` restored): inside a kernel it
+// prints `[ASSERT] …` and fails the block like AscendC's assert; in host code it aborts as the C
+// library's does.
+[[noreturn]] inline void StandardAssertFailed(const char* expr, const char* file, unsigned int line,
+                                              const char* function) noexcept {
+    if (inKernel && blockEscape != nullptr) {
+        ascendc_assert_check(1, 0, expr, "", &StdoutSink, Loc(file, line, 0));
+        std::longjmp(*blockEscape, 1);
+    }
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
+    std::abort();
 }
 
 }  // namespace detail
@@ -97,6 +116,16 @@ inline void MetricsProfStart(detail::Loc loc = detail::Loc()) { detail::Check(as
 inline void MetricsProfStop(detail::Loc loc = detail::Loc()) { detail::Check(ascendc_metrics_prof(1, loc)); }
 
 }  // namespace AscendC
+
+#if defined(__GLIBC__)
+// The C library's assert reports through __assert_fail; this definition (weak: one per program
+// whatever the number of sources including it) takes its place, so a kernel that restores the
+// standard assert fails its block instead of aborting the process.
+extern "C" __attribute__((weak, noreturn)) void __assert_fail(const char* expr, const char* file,
+                                                              unsigned int line, const char* function) noexcept {
+    ::AscendC::detail::StandardAssertFailed(expr, file, line, function);
+}
+#endif
 
 #undef assert
 #if (defined(ASCENDC_DUMP) && ASCENDC_DUMP == 0) || defined(NDEBUG)

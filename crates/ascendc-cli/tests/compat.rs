@@ -100,3 +100,27 @@ fn asc_dump_prints_gm_ub_and_l1_buffers() {
         assert!(out.contains(values), "{values}\n{out}");
     }
 }
+
+#[test]
+fn a_failed_standard_assert_fails_its_block_instead_of_aborting() {
+    for mode in ["npu", "cpu"] {
+        let o = run("compat_std_assert.asc", &["--run-mode", mode]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{mode}\n{out}\n{err}");
+        assert!(out.contains("first launch: 10 11 12 13"), "{out}");
+        assert!(!out.contains("second launch returned"), "{out}");
+        assert!(
+            err.contains("kernel failed in 2 of 4 block(s)")
+                && err
+                    .contains("block 2 (AIV_2): assert: assertion `AscendC::GetBlockIdx() < limit")
+                && err.contains("block 3 (AIV_3)")
+                && err.contains("compat_std_assert.asc:12"),
+            "{mode}\n{err}"
+        );
+        assert!(
+            out.contains("[ASSERT]") || err.contains("[ASSERT]"),
+            "{out}\n{err}"
+        );
+    }
+}
