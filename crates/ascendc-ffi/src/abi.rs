@@ -440,7 +440,7 @@ pub fn take_last_error() -> Option<SimError> {
 }
 
 /// Dispatches on a [`DType`]: binds the type alias `$t` to the Rust element type and evaluates
-/// `$body`. `int4b_t`, which only the APIs of [`with_tensor_dtype!`] take, returns
+/// `$body`. `int4b_t`, which only the APIs of `with_tensor_dtype!` take, returns
 /// [`packed_type`]'s error from the enclosing function.
 #[macro_export]
 macro_rules! with_dtype {
