@@ -322,7 +322,7 @@ pub(crate) fn check_stream(api: &str, stream: *mut c_void) -> i32 {
 }
 
 /// Checks a synchronisation timeout: -1 (wait as long as it takes), 0 (check) or milliseconds.
-fn check_timeout(api: &str, timeout: i32) -> i32 {
+pub(crate) fn check_timeout(api: &str, timeout: i32) -> i32 {
     if timeout >= -1 {
         return ACL_SUCCESS;
     }

@@ -5,7 +5,10 @@
 //! simulated kernels launched between them.
 #![allow(non_snake_case)]
 
-use crate::acl::{check_stream, fail, ACL_ERROR_INVALID_PARAM, ACL_ERROR_INVALID_RESOURCE_HANDLE};
+use crate::acl::{
+    check_stream, check_timeout, fail, ACL_ERROR_INVALID_PARAM, ACL_ERROR_INVALID_RESOURCE_HANDLE,
+    ACL_SUCCESS,
+};
 use crate::acl_graph::Task;
 use crate::handles::Handles;
 use std::ffi::c_void;
@@ -200,16 +203,10 @@ pub extern "C" fn aclrtSynchronizeEvent(event: *mut c_void) -> i32 {
 #[no_mangle]
 pub extern "C" fn aclrtSynchronizeEventWithTimeout(event: *mut c_void, timeout: i32) -> i32 {
     const API: &str = "aclrtSynchronizeEventWithTimeout";
-    if timeout < -1 {
-        return fail(
-            ACL_ERROR_INVALID_PARAM,
-            API,
-            format!(
-                "timeout {timeout} ms is not -1 (no limit), 0 or a positive number of milliseconds"
-            ),
-        );
+    match check_timeout(API, timeout) {
+        ACL_SUCCESS => with_event(API, event, |_| 0),
+        e => e,
     }
-    with_event(API, event, |_| 0)
 }
 
 /// `aclrtStreamWaitEvent(stream, event)`: the event is complete once recorded, so the stream

@@ -11,8 +11,8 @@
 #![allow(non_snake_case)]
 
 use crate::acl::{
-    check_stream, copy, fail, set, ACL_ERROR_INVALID_PARAM, ACL_ERROR_INVALID_RESOURCE_HANDLE,
-    ACL_SUCCESS, KIND_NAMES,
+    check_stream, check_timeout, copy, fail, set, ACL_ERROR_INVALID_PARAM,
+    ACL_ERROR_INVALID_RESOURCE_HANDLE, ACL_SUCCESS, KIND_NAMES,
 };
 use crate::handles::Handles;
 use std::collections::BTreeSet;
@@ -174,14 +174,9 @@ pub extern "C" fn aclmdlRICaptureBegin(stream: *mut c_void, mode: u32) -> i32 {
             "the default stream (null) cannot be captured: capture a stream made by aclrtCreateStream".into(),
         );
     }
-    if mode > 2 {
-        return fail(
-            ACL_ERROR_INVALID_PARAM,
-            API,
-            format!(
-                "mode {mode} is not an aclmdlRICaptureMode (0 GLOBAL, 1 THREAD_LOCAL, 2 RELAXED)"
-            ),
-        );
+    match check_mode(API, mode) {
+        ACL_SUCCESS => {}
+        e => return e,
     }
     match check_stream(API, stream) {
         ACL_SUCCESS => {}
@@ -287,13 +282,17 @@ pub unsafe extern "C" fn aclmdlRICaptureThreadExchangeMode(mode: *mut u32) -> i3
             "mode is a null pointer".into(),
         );
     }
-    if *mode > 2 {
+    check_mode(API, *mode)
+}
+
+/// Checks an `aclmdlRICaptureMode` value.
+fn check_mode(api: &str, mode: u32) -> i32 {
+    if mode > 2 {
         return fail(
             ACL_ERROR_INVALID_PARAM,
-            API,
+            api,
             format!(
-                "mode {} is not an aclmdlRICaptureMode (0 GLOBAL, 1 THREAD_LOCAL, 2 RELAXED)",
-                *mode
+                "mode {mode} is not an aclmdlRICaptureMode (0 GLOBAL, 1 THREAD_LOCAL, 2 RELAXED)"
             ),
         );
     }
@@ -361,16 +360,10 @@ pub extern "C" fn aclmdlRIExecuteAsync(model_ri: *mut c_void, stream: *mut c_voi
 #[no_mangle]
 pub extern "C" fn aclmdlRIExecute(model_ri: *mut c_void, timeout: i32) -> i32 {
     const API: &str = "aclmdlRIExecute";
-    if timeout < -1 {
-        return fail(
-            ACL_ERROR_INVALID_PARAM,
-            API,
-            format!(
-                "timeout {timeout} ms is not -1 (no limit), 0 or a positive number of milliseconds"
-            ),
-        );
+    match check_timeout(API, timeout) {
+        ACL_SUCCESS => replay(API, model_ri),
+        e => e,
     }
-    replay(API, model_ri)
 }
 
 /// `aclmdlRIDestroy(modelRI)`.
