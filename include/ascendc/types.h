@@ -200,6 +200,8 @@ enum class HardEvent : uint8_t {
 };
 
 constexpr int32_t ONE_BLK_SIZE = 32;
+// Rows (and columns) of a cube fractal.
+constexpr int32_t BLOCK_CUBE = 16;
 constexpr int32_t DEFAULT_BLK_NUM = 8;
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;

@@ -23,6 +23,7 @@ static_assert(std::is_same<AscendC::Conditional<true, float, half>::type, float>
 static_assert(std::is_same<AscendC::ConditionalMulti<false, true, int8_t, int16_t, int32_t, int64_t>::type, int32_t>::value,
               "ConditionalMulti");
 static_assert(AscendC::K_MAX_DIM == 8 && AscendC::SupportType<half, float, half>(), "K_MAX_DIM, SupportType");
+static_assert(AscendC::BLOCK_CUBE == 16 && AscendC::ONE_BLK_SIZE == 32, "BLOCK_CUBE: the sides of a cube fractal");
 
 template <typename T>
 __aicore__ inline T Pick()

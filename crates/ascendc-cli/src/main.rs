@@ -3,6 +3,7 @@
 //! files against goldens.
 
 mod chevron;
+mod child;
 mod cmake;
 mod compare;
 mod cxx;
@@ -125,14 +126,14 @@ enum Cmd {
         /// Element type: float16, bfloat16, float32, float64, int8 … uint64 (numpy or C names).
         #[arg(long)]
         dtype: String,
-        /// Relative tolerance.
-        #[arg(long, default_value_t = 1e-5)]
+        /// Relative tolerance (finite, ≥ 0).
+        #[arg(long, default_value_t = 1e-5, value_parser = tolerance)]
         rtol: f64,
-        /// Absolute tolerance.
-        #[arg(long, default_value_t = 1e-8)]
+        /// Absolute tolerance (finite, ≥ 0).
+        #[arg(long, default_value_t = 1e-8, value_parser = tolerance)]
         atol: f64,
-        /// Largest fraction of elements allowed to differ.
-        #[arg(long, default_value_t = 0.0)]
+        /// Largest fraction of elements allowed to differ, in [0, 1].
+        #[arg(long, default_value_t = 0.0, value_parser = ratio)]
         error_ratio: f64,
         /// Treat NaN as equal to NaN.
         #[arg(long)]
@@ -279,6 +280,9 @@ fn run(
         // Absolute: a sample directory runs the program in that directory.
         let t = std::path::absolute(t)
             .map_err(|e| format!("cannot resolve the trace path {}: {e}", t.display()))?;
+        // Refused before the run, not warned about after it.
+        std::fs::File::create(&t)
+            .map_err(|e| format!("--trace: cannot write {}: {e}", t.display()))?;
         cmd.env("ASCENDC_TRACE", t);
     }
     // The simulated product is the one whose macros the build defined.
@@ -294,15 +298,21 @@ fn run(
     {
         cmd.env(k, v);
     }
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    Ok(match status.code() {
-        Some(0) => ExitCode::SUCCESS,
-        Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
-        None => {
-            eprintln!("error: the program was killed by a signal ({status})");
-            ExitCode::FAILURE
+    let ended = child::run(&mut cmd).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    Ok(match ended {
+        child::Ended::Exited(status) => match status.code() {
+            Some(0) => ExitCode::SUCCESS,
+            Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
+            None => {
+                eprintln!("error: the program was killed by a signal ({status})");
+                ExitCode::FAILURE
+            }
+        },
+        child::Ended::Interrupted(sig) => {
+            eprintln!(
+                "ascendc: stopped by signal {sig}; the program was ended and its files removed"
+            );
+            ExitCode::from((128 + sig).clamp(1, 255) as u8)
         }
     })
 }
@@ -465,4 +475,27 @@ fn main() -> ExitCode {
         eprintln!("error: {e}");
         ExitCode::from(2)
     })
+}
+
+/// A tolerance of `compare`: a finite number ≥ 0 (NaN or a negative value would make every
+/// comparison fail or pass silently).
+fn tolerance(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|e| format!("{s:?} is not a number: {e}"))?;
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not a finite number ≥ 0"))
+    }
+}
+
+/// `--error-ratio`: a fraction in [0, 1].
+fn ratio(s: &str) -> Result<f64, String> {
+    let v = tolerance(s)?;
+    if v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not a fraction in [0, 1]"))
+    }
 }

@@ -415,10 +415,16 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     };
     let exe = t.join("op_kernel");
     toolchain::compile(&sources, &build, &exe)?;
-    let status = Command::new(&exe)
-        .env("ASCENDC_PRODUCT", profile.soc)
-        .status()
+    let ended = crate::child::run(Command::new(&exe).env("ASCENDC_PRODUCT", profile.soc))
         .map_err(|e| format!("cannot run the kernel program: {e}"))?;
+    let status = match ended {
+        crate::child::Ended::Exited(status) => status,
+        crate::child::Ended::Interrupted(sig) => {
+            return Err(format!(
+                "stopped by signal {sig}; the kernel program was ended and its files removed"
+            ))
+        }
+    };
     if !status.success() {
         return Err(format!(
             "the kernel {kernel} failed ({status}); the errors are above"

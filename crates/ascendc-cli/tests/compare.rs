@@ -174,3 +174,28 @@ fn size_mismatch_is_an_error() {
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("the output has 2 elements, the golden 1"));
 }
+
+#[test]
+fn nan_negative_and_out_of_range_tolerances_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, g) = (dir.path().join("out.bin"), dir.path().join("golden.bin"));
+    write(&o, f32_bytes(&[1.0]));
+    write(&g, f32_bytes(&[2.0]));
+    for (flag, value) in [
+        ("--rtol", "nan"),
+        ("--atol", "-1"),
+        ("--rtol", "inf"),
+        ("--error-ratio", "1.5"),
+        ("--error-ratio", "NaN"),
+    ] {
+        let r = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+            .arg("compare")
+            .args([o.to_str().unwrap(), g.to_str().unwrap()])
+            .args(["--dtype", "float32", flag, value])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(flag) && err.contains(value), "{err}");
+    }
+}

@@ -182,6 +182,24 @@ fn an_exception_names_the_kernel_and_its_launch() {
 }
 
 #[test]
+fn allocations_past_the_host_are_refused_not_aborted() {
+    let (o, out, err) = run(
+        false,
+        &["robust_faults.cpp", "robust_faults_main.cpp"],
+        &["5"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("GmAlloc null 1, aclrtMalloc 200000, devPtr null 1"),
+        "{out}\n{err}"
+    );
+    assert!(
+        err.contains("GmAlloc(1125899906842624)") && err.contains("aclrtMalloc"),
+        "{err}"
+    );
+}
+
+#[test]
 fn exit_inside_a_kernel_is_reported_with_the_block() {
     let (o, out, err) = run(
         false,
@@ -234,4 +252,45 @@ fn use_after_free_tensor_fails_with_both_lines() {
             && err.contains("robust_use_after_free.cpp:40"),
         "{err}"
     );
+}
+
+/// SIGTERM to `ascendc run` (what `timeout` and `kill` send) reaches the running program: both
+/// end, and the temporary executable is removed.
+#[test]
+fn a_signal_to_ascendc_ends_the_program_and_removes_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .arg("run")
+        .arg(cpp("robust_signal_main.cpp"))
+        .arg("--")
+        .arg(&pidfile)
+        .spawn()
+        .expect("ascendc runs");
+    let started = std::time::Instant::now();
+    while !pidfile.exists() {
+        assert!(
+            started.elapsed().as_secs() < 300,
+            "the program did not start"
+        );
+        if let Some(status) = cli.try_wait().unwrap() {
+            panic!("ascendc ended early: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&pidfile).unwrap();
+    let (pid, exe) = text.trim().split_once(' ').unwrap();
+    assert!(Path::new(exe).exists(), "{exe}");
+    let killed = Command::new("kill")
+        .args(["-TERM", &cli.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = cli.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15), "{status}");
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "the program {pid} outlived ascendc"
+    );
+    assert!(!Path::new(exe).exists(), "{exe} was left behind");
 }

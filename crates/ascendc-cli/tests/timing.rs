@@ -64,3 +64,25 @@ fn run_writes_a_trace_per_launch_and_reports_timing() {
         );
     }
 }
+
+#[test]
+fn an_unwritable_trace_path_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("no/such/dir/add.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .arg("run")
+        .arg("--trace")
+        .arg(&trace)
+        .arg(cpp("add_tiled.cpp"))
+        .arg(cpp("add_tiled_main.cpp"))
+        .arg("--")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--trace: cannot write") && err.contains("no/such/dir/add.json"),
+        "{err}"
+    );
+}

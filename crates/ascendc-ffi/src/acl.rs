@@ -25,6 +25,8 @@ pub const ACL_ERROR_INVALID_PARAM: i32 = 100_000;
 pub const ACL_ERROR_REPEAT_INITIALIZE: i32 = 100_002;
 /// `ACL_ERROR_REPEAT_FINALIZE`: `aclFinalize` twice.
 pub const ACL_ERROR_REPEAT_FINALIZE: i32 = 100_037;
+/// `ACL_ERROR_BAD_ALLOC`: the memory cannot be allocated.
+pub const ACL_ERROR_BAD_ALLOC: i32 = 200_000;
 /// `ACL_ERROR_INVALID_DEVICE`: a device id other than 0 (the simulator has one device).
 pub const ACL_ERROR_INVALID_DEVICE: i32 = 200_002;
 /// `ACL_ERROR_INVALID_RESOURCE_HANDLE`: a context or stream that is not live.
@@ -385,8 +387,13 @@ pub unsafe extern "C" fn aclrtMalloc(dev: *mut *mut c_void, size: usize, _policy
         };
         return fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc", msg.into());
     }
-    *dev = gm::ascendc_gm_alloc(size as u64) as *mut c_void;
-    ACL_SUCCESS
+    match gm::try_alloc(size as u64) {
+        Ok(p) => {
+            *dev = p as *mut c_void;
+            ACL_SUCCESS
+        }
+        Err(e) => fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc", e.to_string()),
+    }
 }
 
 /// `aclrtFree(devPtr)`: the start of a live `aclrtMalloc` (or `GmAlloc`) allocation.

@@ -136,18 +136,31 @@ pub fn with_global<T: ascendc::TensorElement, R>(
 }
 
 /// `GmAlloc(size)`: a zero-filled GM allocation of `size` bytes (at least one byte is reserved so
-/// that every allocation has its own address).
+/// that every allocation has its own address), or null with the reason on stderr when the host
+/// cannot provide it.
 #[no_mangle]
 pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
+    match try_alloc(size) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: GmAlloc({size}): {e}");
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// A zero-filled GM allocation of `size` bytes (at least one), registered as live.
+pub fn try_alloc(size: u64) -> Result<*mut u8, SimError> {
     crate::fault::install();
-    let buf = GmBuffer::zeroed((size as usize).max(1));
+    let bytes = usize::try_from(size).unwrap_or(usize::MAX).max(1);
+    let buf = GmBuffer::try_zeroed(bytes)?;
     let p = buf.host_ptr();
     ALLOCS
         .write()
         .unwrap_or_else(|e| e.into_inner())
         .insert(p as usize, buf);
     allocs_changed();
-    p
+    Ok(p)
 }
 
 /// Releases the allocation starting at `ptr` and returns it; `None` when no live allocation

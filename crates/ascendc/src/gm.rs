@@ -31,12 +31,17 @@ unsafe impl Send for GmRegion {}
 unsafe impl Sync for GmRegion {}
 
 impl GmRegion {
-    fn new(bytes: Vec<u8>) -> GmRegion {
+    /// `len` bytes holding `data` (zero when `None`).
+    fn new(len: usize, data: Option<&[u8]>) -> Result<GmRegion> {
         let id = NEXT_REGION.fetch_add(1, Ordering::Relaxed);
-        GmRegion {
-            id,
-            mem: guarded::Guarded::new(id, &bytes),
-        }
+        let mem = guarded::Guarded::try_new(id, len, data).map_err(|why| {
+            SimError::new(
+                Category::Memory,
+                "GM allocation",
+                format!("{why}: not allocated"),
+            )
+        })?;
+        Ok(GmRegion { id, mem })
     }
 }
 
@@ -58,22 +63,35 @@ impl fmt::Debug for GmBuffer {
 }
 
 impl GmBuffer {
-    /// A zero-filled buffer of `bytes` bytes.
+    /// A zero-filled buffer of `bytes` bytes, or the reason the host cannot provide it (a size
+    /// past the address space, or more than the host can map).
+    pub fn try_zeroed(bytes: usize) -> Result<GmBuffer> {
+        Ok(GmBuffer {
+            region: Arc::new(GmRegion::new(bytes, None)?),
+        })
+    }
+
+    /// A zero-filled buffer of `bytes` bytes. Panics (with the reason) when the host cannot
+    /// provide it; [`GmBuffer::try_zeroed`] returns the error instead.
     pub fn zeroed(bytes: usize) -> GmBuffer {
-        GmBuffer {
-            region: Arc::new(GmRegion::new(vec![0; bytes])),
-        }
+        GmBuffer::try_zeroed(bytes).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A buffer holding a copy of `data` (little-endian, as numpy `tofile` writes it).
+    /// A buffer holding a copy of `data` (little-endian, as numpy `tofile` writes it); the data
+    /// is copied once, straight into the buffer. Panics when the host cannot map it.
     pub fn from_slice<T: Element>(data: &[T]) -> GmBuffer {
-        GmBuffer::from_bytes(bytemuck::cast_slice(data).to_vec())
+        GmBuffer::copied(bytemuck::cast_slice(data))
     }
 
-    /// A buffer that takes ownership of raw bytes.
+    /// A buffer holding a copy of raw bytes. Panics when the host cannot map it.
     pub fn from_bytes(bytes: Vec<u8>) -> GmBuffer {
+        GmBuffer::copied(&bytes)
+    }
+
+    fn copied(bytes: &[u8]) -> GmBuffer {
+        let region = GmRegion::new(bytes.len(), Some(bytes)).unwrap_or_else(|e| panic!("{e}"));
         GmBuffer {
-            region: Arc::new(GmRegion::new(bytes)),
+            region: Arc::new(region),
         }
     }
 
@@ -306,10 +324,12 @@ impl GmAddr {
         })
     }
 
-    /// This address moved by `bytes` bytes (pointer arithmetic on `GM_ADDR`).
+    /// This address moved by `bytes` bytes (pointer arithmetic on `GM_ADDR`). A move past the
+    /// end of the address space stays past it (the offset saturates, it never wraps back into
+    /// the allocation), so an access through it is an out-of-bounds error.
     #[inline]
     pub fn add_bytes(&self, bytes: usize) -> GmAddr {
-        self.at_offset(self.offset + bytes)
+        self.at_offset(self.offset.saturating_add(bytes))
     }
 
     /// Byte offset from the start of the allocation.
@@ -383,6 +403,23 @@ impl GmAddr {
 mod tests {
     use super::*;
     use half::f16;
+
+    #[test]
+    fn a_size_the_host_cannot_map_is_an_error() {
+        let e = GmBuffer::try_zeroed(1 << 50).unwrap_err();
+        assert_eq!(e.category, Category::Memory);
+        assert!(e.to_string().contains("1125899906842624 bytes"), "{e}");
+        assert!(GmBuffer::try_zeroed(usize::MAX).is_err());
+        assert_eq!(GmBuffer::try_zeroed(8).unwrap().to_vec::<u16>(), vec![0; 4]);
+    }
+
+    #[test]
+    fn add_bytes_never_wraps_back_into_the_allocation() {
+        let b = GmBuffer::zeroed(64);
+        let far = b.addr().add_bytes(16).add_bytes(usize::MAX - 8);
+        assert_eq!(far.offset(), usize::MAX);
+        assert_eq!(b.addr().add_bytes(8).offset(), 8);
+    }
 
     #[test]
     fn blocks_on_one_thread_share_its_count_on_a_region_and_drop_it_with_the_launch() {

@@ -178,12 +178,17 @@ pub struct LaunchError {
 
 impl fmt::Display for LaunchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "kernel failed in {} of {} block(s)",
-            self.errors.len(),
-            self.report.blocks.len()
-        )?;
+        if self.report.blocks.is_empty() {
+            // Refused before any block ran (blockDim, product, mode).
+            write!(f, "the launch was refused before any block ran")?;
+        } else {
+            write!(
+                f,
+                "kernel failed in {} of {} block(s)",
+                self.errors.len(),
+                self.report.blocks.len()
+            )?;
+        }
         for e in &self.errors {
             write!(f, "\n  {e}")?;
         }

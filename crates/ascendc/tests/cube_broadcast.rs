@@ -150,11 +150,19 @@ fn types_ranges_positions_and_alignment_are_checked() {
         broad_cast_vec_to_mm(&d, &s, 1, 1, 0, 0)
     });
     assert_eq!(e.category, Category::Position);
-    // Two blocks one fractal apart need 3 fractals.
-    let e = fail_on(&ASCEND310P, || {
+    // Two blocks one fractal apart touch 3 fractals: past a 2-fractal tensor, a warning (the
+    // device writes on into L0C); past the end of L0C, an error.
+    let r = run_on(&ASCEND310P, || {
         let s = LocalTensor::<f32>::new_at(TPosition::VECIN, 0, 32)?;
         let d = LocalTensor::<f32>::new_at(TPosition::CO1, 0, 512)?;
         broad_cast_vec_to_mm(&d, &s, 2, 1, 0, 1)
     });
-    assert_eq!(e.category, Category::Size);
+    assert_warns(&r, &["3072 bytes", "declared with 2048"]);
+    let e = fail_on(&ASCEND310P, || {
+        let s = LocalTensor::<f32>::new_at(TPosition::VECIN, 0, 32)?;
+        let d = LocalTensor::<f32>::new_at(TPosition::CO1, 261120, 256)?;
+        broad_cast_vec_to_mm(&d, &s, 2, 1, 0, 1)
+    });
+    assert_eq!(e.category, Category::Memory);
+    assert_mentions(&e, &["runs past the end"]);
 }

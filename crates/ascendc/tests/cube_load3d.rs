@@ -10,7 +10,7 @@ mod common;
 use ascendc::api::cube::load3d::*;
 use ascendc::chip::{ASCEND310B, ASCEND310P, ASCEND910};
 use ascendc::prelude::*;
-use ascendc::{Category, ChipProfile};
+use ascendc::{Category, ChipProfile, TensorElement};
 use common::*;
 
 /// A feature map `c1 × h × w × c0` and the kernel geometry.
@@ -138,7 +138,7 @@ fn reference<T: Copy>(
     out
 }
 
-fn params<T: Element>(c: &Case, transpose: bool, pad_value: T) -> LoadData3DParamsV2<T> {
+fn params<T: TensorElement>(c: &Case, transpose: bool, pad_value: T) -> LoadData3DParamsV2<T> {
     LoadData3DParamsV2 {
         pad_list: c.pad.map(|x| x as u8),
         l1_h: c.h as u16,
@@ -176,6 +176,18 @@ fn run_load<T: Element>(
     dst_elems: usize,
     load: impl Fn(&LocalTensor<T>, &LocalTensor<T>) -> Result<()> + Sync,
 ) -> Vec<T> {
+    run_load_over(profile, fm, to_b, dst_elems, T::from_f64(99.0), load)
+}
+
+/// [`run_load`] for any tensor element type, the destination first holding `sentinel`.
+fn run_load_over<T: TensorElement>(
+    profile: &'static ChipProfile,
+    fm: &[T],
+    to_b: bool,
+    dst_elems: usize,
+    sentinel: T,
+    load: impl Fn(&LocalTensor<T>, &LocalTensor<T>) -> Result<()> + Sync,
+) -> Vec<T> {
     let out = Slot::new();
     run_on(profile, || {
         let src = LocalTensor::<T>::new_at(TPosition::A1, 0, fm.len() as u32)?;
@@ -185,7 +197,7 @@ fn run_load<T: Element>(
         let pos = if to_b { TPosition::B2 } else { TPosition::A2 };
         let dst = LocalTensor::<T>::new_at(pos, 0, dst_elems as u32)?;
         for i in 0..dst_elems as u32 {
-            dst.set_value(i, T::from_f64(99.0))?;
+            dst.set_value(i, sentinel)?;
         }
         load(&dst, &src)?;
         out.put(dst.to_vec()?);
@@ -239,6 +251,64 @@ fn script_case_b8_to_l0a() {
         ..BASE
     };
     check::<i8>(c, false, false, 0);
+}
+
+/// int4b_t into L0A (A2/A3/200I-500 A2; C0 = 64, two elements to a byte): the same unfold, on
+/// nibbles; a 2 × 3 kernel with padding so pad values land between real ones.
+#[test]
+fn int4_to_l0a() {
+    let c = Case {
+        c1: 2,
+        h: 4,
+        w: 5,
+        c0: 64,
+        pad: [1, 0, 1, 1],
+        filter: (2, 3),
+        m_start: 0,
+        k_start: 64,
+        m_ext: 16,
+        k_ext: 384,
+        ..BASE
+    };
+    let fm: Vec<Int4> = (0..c.c1 * c.h * c.w * c.c0)
+        .map(|i| Int4::new((i % 13) as i32 - 6))
+        .collect();
+    let pad_value = Int4::new(-8);
+    let (im, rows, _) = im2col(&fm, &c, pad_value);
+    let elems = 8192;
+    let sentinel = Int4::new(7);
+    let got = run_load_over(
+        ChipProfile::default_profile(),
+        &fm,
+        false,
+        elems,
+        sentinel,
+        |d, s| {
+            load_data_3d_v2(
+                d,
+                s,
+                params(&c, false, pad_value),
+                IS_RESER_LOAD3D_DEFAULT_CONFIG,
+            )
+        },
+    );
+    let mut expect = vec![sentinel; elems];
+    for (at, v) in reference(&im, rows, &c, false, false) {
+        expect[at] = v;
+    }
+    assert_eq!(got, expect);
+    // int4b_t does not go to L0B, and is not transposed.
+    let e = fail(|| {
+        let src = LocalTensor::<Int4>::new_at(TPosition::A1, 0, 4096)?;
+        let dst = LocalTensor::<Int4>::new_at(TPosition::B2, 0, 4096)?;
+        load_data_3d_v2(
+            &dst,
+            &src,
+            params(&c, false, pad_value),
+            IS_RESER_LOAD3D_DEFAULT_CONFIG,
+        )
+    });
+    assert_eq!(e.category, Category::Type);
 }
 
 #[test]

@@ -262,8 +262,8 @@ fn parameters_and_products_are_checked() {
         load_data_with_sparse(&b2, &b1, &i1, LoadData2DParams::new(0, 1, 0, 0, 0, true, 0))
     });
     assert_mentions(&e, &["ifTranspose"]);
-    // The index tensor must hold the fractals the load reads.
-    let e = fail(|| {
+    // The load reads the index fractals past a short index tensor: a warning.
+    let r = run(|| {
         let b1 = LocalTensor::<i8>::new_at(TPosition::B1, 0, 1024)?;
         let i1 = LocalTensor::<u8>::new_at(TPosition::B1, 4096, 128)?;
         let b2 = LocalTensor::<i8>::new_at(TPosition::B2, 0, 1024)?;
@@ -274,8 +274,7 @@ fn parameters_and_products_are_checked() {
             LoadData2DParams::new(0, 2, 0, 0, 0, false, 0),
         )
     });
-    assert_eq!(e.category, Category::Size);
-    assert_mentions(&e, &["idx", "256 bytes"]);
+    assert_warns(&r, &["idx", "256 bytes"]);
     let e = fail_on(&ASCEND310B, || {
         let a2 = LocalTensor::<i8>::new_at(TPosition::A2, 0, 16 * 64)?;
         let b2 = LocalTensor::<i8>::new_at(TPosition::B2, 0, 512)?;

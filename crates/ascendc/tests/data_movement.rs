@@ -514,6 +514,12 @@ fn l3_gm_access_past_the_allocation_fails_and_gm_stays_intact() {
 fn l6_block_dim_range_and_l1_cpu_debug_limit() {
     let e = Launch::new(0).run(|| Ok(())).unwrap_err();
     assert_mentions(&e.errors[0], &["`blockDim` = 0", "[1, 65535]"]);
+    let text = e.to_string();
+    assert!(
+        text.starts_with("the launch was refused before any block ran")
+            && !text.contains("of 0 block"),
+        "{text}"
+    );
     let r = Launch::new(64).record_trace(false).run(|| Ok(())).unwrap();
     assert_eq!(r.blocks.len(), 64);
     let w: Vec<_> = r.diagnostics().collect();

@@ -74,6 +74,43 @@ fn local_tensor_from_parts_outside_ub_is_an_error() {
     assert!(e.message.contains("does not lie inside"), "{e}");
 }
 
+/// A tensor handle kept from a launch on a product with a larger UB (310P: 256 KiB) and used
+/// in a launch on A2 (192 KiB): every use is an error naming the API, never a panic.
+#[test]
+fn a_tensor_kept_from_a_launch_on_another_product_is_an_error() {
+    let kept = std::sync::Mutex::new(None);
+    Launch::new(1)
+        .profile(ChipProfile::by_name("310P").unwrap())
+        .run(|| {
+            let t = LocalTensor::<f32>::new_at(TPosition::VECCALC, 240 * 1024, 1024)?;
+            duplicate(&t, 2.0f32, 1024)?;
+            *kept.lock().unwrap() = Some(t);
+            Ok(())
+        })
+        .unwrap();
+    let t = kept.lock().unwrap().unwrap();
+    for (api, e) in [
+        ("Duplicate", error_on("A2", |_| duplicate(&t, 1.0f32, 64))),
+        ("Adds", error_on("A2", |_| adds(&t, &t, 1.0f32, 64))),
+        (
+            "ReduceSum",
+            error_on("A2", |ub| {
+                let d = ub.tensor::<f32>(8, 0);
+                let w = ub.tensor::<f32>(64, 0);
+                reduce_sum(&d, &t, &w, 64)
+            }),
+        ),
+        ("GetValue", error_on("A2", |_| t.get_value(3).map(|_| ()))),
+    ] {
+        assert_eq!(e.category, ascendc::Category::Memory, "{api}: {e}");
+        assert!(
+            e.message.contains("does not lie inside the 196608-byte UB")
+                && e.message.contains("another launch"),
+            "{api}: {e}"
+        );
+    }
+}
+
 /// Huge indices never wrap around in release builds.
 #[test]
 fn huge_gm_indices_are_range_errors() {

@@ -1,13 +1,13 @@
 //! `LoadData` for convolution and its registers for C++ kernels.
 
 use crate::abi::{call, dtype, AscLoc, AscLocal};
-use crate::with_dtype;
+use crate::{with_dtype, with_tensor_dtype};
 use ascendc::api::cube::load3d::{
     load_data_3d_v1, load_data_3d_v2, load_data_3d_v2_pro, set_fmatrix, set_load_data_boundary,
     set_load_data_padding_value, set_load_data_repeat, FmatrixMode, IsResetLoad3dConfig,
     LoadData3DParamsV1, LoadData3DParamsV2, LoadData3DParamsV2Pro, LoadDataRepeatParam,
 };
-use ascendc::Element;
+use ascendc::TensorElement;
 
 /// The three parameter structures as the C++ side passes them.
 #[repr(C)]
@@ -63,8 +63,8 @@ pub struct AscLoad3D {
     pub filter_config: u64,
 }
 
-fn pad<T: Element>(bits: u64) -> T {
-    bytemuck::pod_read_unaligned(&bits.to_le_bytes()[..T::SIZE])
+fn pad<T: TensorElement>(bits: u64) -> T {
+    T::get(&bits.to_le_bytes(), 0)
 }
 
 /// `LoadData(dst, src, params)` for convolution: `kind` 1 `LoadData3DParamsV1`, 2
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn ascendc_load_data_3d(
             is_set_fmatrix: r.is_set_fmatrix != 0,
             is_set_padding: r.is_set_padding != 0,
         };
-        with_dtype!(dtype(elem)?, T => {
+        with_tensor_dtype!(dtype(elem)?, T => {
             let (d, s) = ((*dst).tensor::<T>()?, (*src).tensor::<T>()?);
             match kind {
                 1 => load_data_3d_v1(&d, &s, LoadData3DParamsV1::<T>::default(), config),

@@ -187,7 +187,8 @@ impl<T: TensorElement> LocalTensor<T> {
     }
 
     /// Fails when the tensor is a queue buffer whose allocation was freed on `core`
-    /// ([`Owner::check_live`] without building the owner).
+    /// ([`Owner::check_live`] without building the owner), or when it does not lie inside this
+    /// core's buffer (a tensor kept from a launch on another product).
     #[inline(always)]
     pub(crate) fn check_live(
         &self,
@@ -195,6 +196,7 @@ impl<T: TensorElement> LocalTensor<T> {
         api: &'static str,
         name: &str,
     ) -> Result<()> {
+        inside_buffer(core, api, name, self.hw, self.addr, self.len)?;
         if self.owner_queue == 0 {
             return Ok(());
         }
@@ -450,10 +452,37 @@ impl<T: TensorElement> LocalTensor<T> {
     }
 }
 
+/// Fails unless the `len` bytes at `addr` of local buffer `hw` lie inside this core's `hw`: a
+/// tensor handle kept (in a `static`, say) from a launch on a product with a larger buffer.
+#[inline(always)]
+pub(crate) fn inside_buffer(
+    core: &crate::core::Core,
+    api: &'static str,
+    name: &str,
+    hw: Hardware,
+    addr: u32,
+    len: u32,
+) -> Result<()> {
+    let size = core.mem.size(hw) as u64;
+    let end = addr as u64 + len as u64;
+    if hw == Hardware::GM || end <= size {
+        return Ok(());
+    }
+    Err(SimError::new(
+        Category::Memory,
+        api,
+        format!(
+            "{name}: the tensor at {hw} bytes {addr}..{end} does not lie inside the {size}-byte {hw} of {}: \
+             a tensor handle kept from another launch (made for another product) is not valid here",
+            core.profile
+        ),
+    ))
+}
+
 /// Fails unless `n` elements of `T` fill whole bytes (`int4b_t`: `n` even); `what` names the
 /// parameter.
 pub(crate) fn whole_bytes<T: TensorElement>(api: &'static str, what: &str, n: u64) -> Result<()> {
-    if (n * T::BITS as u64).is_multiple_of(8) {
+    if ((n % 8) * T::BITS as u64).is_multiple_of(8) {
         return Ok(());
     }
     Err(SimError::new(

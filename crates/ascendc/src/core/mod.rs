@@ -144,6 +144,8 @@ pub struct Core {
     /// `CheckLocalMemoryIA` registers.
     pub ia: ia_check::IaChecks,
     diags: Vec<Diagnostic>,
+    /// (API, source line, topic) of the warnings given once per call site.
+    warned_once: std::collections::HashSet<(&'static str, SourceLoc, String)>,
     first_error: Option<SimError>,
     events: [u64; HardEvent::COUNT],
     /// Kernel-level `SetFlag`s not yet waited for: (event, ID, where it was set).
@@ -198,6 +200,7 @@ impl Core {
             spr: Default::default(),
             ia: Default::default(),
             diags: Vec::new(),
+            warned_once: Default::default(),
             first_error: None,
             events: [0; HardEvent::COUNT],
             flags_set: Vec::new(),
@@ -293,6 +296,21 @@ impl Core {
         loc: SourceLoc,
     ) {
         self.diag(Severity::Warning, category, api, message, loc);
+    }
+
+    /// Adds a warning unless one on `topic` was given for this API at this source line (a call in
+    /// a loop warns once).
+    pub fn warn_once(
+        &mut self,
+        category: Category,
+        api: &'static str,
+        topic: &str,
+        message: impl Into<String>,
+        loc: SourceLoc,
+    ) {
+        if self.warned_once.insert((api, loc, topic.to_string())) {
+            self.warn(category, api, message, loc);
+        }
     }
 
     /// Diagnostics so far.

@@ -32,15 +32,23 @@ pub struct Guarded {
 }
 
 impl Guarded {
-    /// Maps room for `data` (32-byte aligned start) followed by a guard page, copies `data` in,
-    /// and fills the slack with [`CANARY`]; `id` names the allocation in fault reports. Panics
-    /// when the host is out of memory.
-    pub fn new(id: u64, data: &[u8]) -> Guarded {
-        let len = data.len();
+    /// Maps room for `len` bytes (32-byte aligned start) followed by a guard page, fills the
+    /// data with `data` (or leaves it zero when `data` is `None`; the kernel's fresh pages are
+    /// zero and untouched pages cost no memory) and the slack with [`CANARY`]; `id` names the
+    /// allocation in fault reports. Fails with the reason when the size does not fit the address
+    /// space or the host cannot map it.
+    pub fn try_new(id: u64, len: usize, data: Option<&[u8]>) -> Result<Guarded, String> {
         let page = page();
-        let rounded = len.div_ceil(32).max(1) * 32;
-        let body = rounded.div_ceil(page) * page;
-        let total = body + page;
+        let sizes = len
+            .checked_add(31)
+            .map(|x| (x / 32).max(1) * 32)
+            .and_then(|rounded| {
+                let body = rounded.checked_add(page - 1)? / page * page;
+                Some((rounded, body, body.checked_add(page)?))
+            });
+        let Some((rounded, body, total)) = sizes else {
+            return Err(format!("{len} bytes do not fit the host's address space"));
+        };
         // SAFETY: an anonymous private mapping with no address hint; the result is checked.
         let base = unsafe {
             libc::mmap(
@@ -52,28 +60,33 @@ impl Guarded {
                 0,
             )
         };
-        assert!(
-            base != libc::MAP_FAILED,
-            "GM allocation of {len} bytes: the host is out of memory"
-        );
+        if base == libc::MAP_FAILED {
+            return Err(format!(
+                "the host cannot map {len} bytes ({})",
+                std::io::Error::last_os_error()
+            ));
+        }
         let base = base as *mut u8;
         // SAFETY: `base .. base + total` is the mapping made above; the guard page is its last
         // page, and the data (with its canaries) lies inside the first `body` bytes.
         unsafe {
             libc::mprotect(base.add(body) as *mut libc::c_void, page, libc::PROT_NONE);
             let ptr = base.add(body - rounded);
-            std::ptr::write_bytes(base, CANARY, body);
-            std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, len);
+            std::ptr::write_bytes(base, CANARY, body - rounded);
+            std::ptr::write_bytes(ptr.add(len), CANARY, rounded - len);
+            if let Some(d) = data {
+                std::ptr::copy_nonoverlapping(d.as_ptr(), ptr, len.min(d.len()));
+            }
             GUARDS
                 .write()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(base.add(body) as usize, (id, ptr as usize, len));
-            Guarded {
+            Ok(Guarded {
                 base,
                 total,
                 ptr,
                 len,
-            }
+            })
         }
     }
 
@@ -117,7 +130,7 @@ mod tests {
 
     #[test]
     fn data_ends_against_the_guard_and_slack_holds_canaries() {
-        let g = Guarded::new(7, &[1, 2, 3]);
+        let g = Guarded::try_new(7, 3, Some(&[1, 2, 3])).unwrap();
         assert_eq!(g.ptr as usize % 32, 0);
         // SAFETY: reads the 3 data bytes.
         assert_eq!(unsafe { std::slice::from_raw_parts(g.ptr, 3) }, &[1, 2, 3]);
@@ -128,5 +141,17 @@ mod tests {
         // SAFETY: byte 5 is inside the mapping's accessible rounding gap.
         unsafe { g.ptr.add(5).write(0) };
         assert!(!g.intact());
+    }
+
+    #[test]
+    fn sizes_past_the_address_space_are_errors() {
+        assert!(Guarded::try_new(1, usize::MAX - 8, None).is_err());
+        assert!(Guarded::try_new(1, 1 << 50, None).is_err());
+        let g = Guarded::try_new(2, 100, None).unwrap();
+        // SAFETY: reads the 100 data bytes.
+        assert!(unsafe { std::slice::from_raw_parts(g.ptr, 100) }
+            .iter()
+            .all(|&b| b == 0));
+        assert!(g.intact());
     }
 }

@@ -49,6 +49,16 @@ pub fn assert_mentions(e: &SimError, fragments: &[&str]) {
     }
 }
 
+/// Asserts that one warning of `r` mentions every fragment.
+pub fn assert_warns(r: &LaunchReport, fragments: &[&str]) {
+    let w = warnings(r);
+    assert!(
+        w.iter()
+            .any(|d| fragments.iter().all(|f| d.message.contains(f))),
+        "no warning mentions {fragments:?}: {w:?}"
+    );
+}
+
 /// Warnings of a report.
 pub fn warnings(r: &LaunchReport) -> Vec<Diagnostic> {
     r.diagnostics().cloned().collect()

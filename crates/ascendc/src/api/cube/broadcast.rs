@@ -59,6 +59,7 @@ pub fn broad_cast_vec_to_mm<T: Element, U: Element>(
         let dst_step = (len + dst_gap as u64) * frac;
         operand(
             core,
+            loc,
             API,
             "source",
             src,
@@ -69,6 +70,7 @@ pub fn broad_cast_vec_to_mm<T: Element, U: Element>(
         )?;
         operand(
             core,
+            loc,
             API,
             "destination",
             dst,

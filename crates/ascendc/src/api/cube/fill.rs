@@ -98,6 +98,7 @@ pub fn fill<T: Element>(dst: &LocalTensor<T>, params: InitConstValueParams<T>) -
         }
         super::operand(
             core,
+            loc,
             API,
             "destination",
             dst,

@@ -94,8 +94,10 @@ macro_rules! fixpipe_params {
             pub deq_scalar: u64,
             /// Source matrices (NZ → ND), [0, 65535] (0: no-op with a warning).
             pub nd_num: u16,
-            /// Distance between source matrices, in `C0_Size` units (64 bytes, one row of 16
-            /// accumulator values, as the NZ2ND pseudo-code and example count it), [0, 512].
+            /// Distance between source matrices, in units of 16 · `C0_Size` (1024 bytes, one
+            /// 16 × 16 fractal of 4-byte accumulators) as the Fixpipe parameter table states and
+            /// the vendor's A2 batch matmul sample uses, [0, 512]. (The NZ2ND page's pseudo-code
+            /// and example count one `C0_Size`: that is the Ascend 950 unit.)
             pub src_nd_stride: u16,
             /// Distance between destination matrices, in elements.
             pub dst_nd_stride: u32,
@@ -510,12 +512,14 @@ pub(crate) fn execute<D: Element, S: Element>(
     }
     let cols16 = n.div_ceil(16);
     let row = 64u64; // one 16-element row of a 4-byte L0C fractal
-    let src_extent = (nd_num - 1) * p.src_nd_stride as u64 * row
+    let nd_unit = 16 * row; // srcNdStride counts whole 16 × 16 fractals
+    let src_extent = (nd_num - 1) * p.src_nd_stride as u64 * nd_unit
         + (cols16 - 1) * p.src_stride as u64 * row
         + (m - 1) * row
         + row;
     operand(
         core,
+        loc,
         api,
         "source",
         src,
@@ -539,7 +543,7 @@ pub(crate) fn execute<D: Element, S: Element>(
     let words: Vec<Word> = if p.quant_pre.vector() {
         let (hw, at) = match mv.vector {
             VectorWords::Workspace(Some(ws)) => {
-                operand(core, api, "cbufWorkspace", ws, Hardware::L1, "C1", 32, n * 8)?;
+                operand(core, loc, api, "cbufWorkspace", ws, Hardware::L1, "C1", 32, n * 8)?;
                 (Hardware::L1, ws.addr as u64)
             }
             VectorWords::Workspace(None) => {
@@ -716,7 +720,7 @@ pub(crate) fn execute<D: Element, S: Element>(
     let l1 = core.mem.bytes(Hardware::L1);
     let mut out: Vec<(u64, [u8; 4])> = Vec::with_capacity((nd_num * m * n) as usize);
     for mat in 0..nd_num {
-        let sm = s0 + mat * p.src_nd_stride as u64 * row;
+        let sm = s0 + mat * p.src_nd_stride as u64 * nd_unit;
         for r in 0..m {
             for c in 0..n {
                 let at =
@@ -777,7 +781,7 @@ pub(crate) fn execute<D: Element, S: Element>(
         blocks: cols16 as u32,
         block_stride: p.src_stride as u64 * row,
         repeats: nd_num as u32,
-        repeat_stride: p.src_nd_stride as u64 * row,
+        repeat_stride: p.src_nd_stride as u64 * nd_unit,
     };
     let write = if nd {
         Access {

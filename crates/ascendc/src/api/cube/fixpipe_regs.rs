@@ -79,7 +79,11 @@ const CONFIG: &str = "SetFixPipeConfig";
 
 /// Points FPC QuantPreAddr at `quant` (a `uint64_t` tensor in the Fixpipe buffer, 128-byte
 /// aligned) or, for a CO1 tensor (the unit-flag reset form), at nothing usable.
-fn quant_register<T: Element>(core: &mut Core, quant: &LocalTensor<T>) -> Result<()> {
+fn quant_register<T: Element>(
+    core: &mut Core,
+    loc: SourceLoc,
+    quant: &LocalTensor<T>,
+) -> Result<()> {
     match quant.hw {
         Hardware::FIXBUF => {
             if T::DTYPE != DType::Uint64 {
@@ -94,6 +98,7 @@ fn quant_register<T: Element>(core: &mut Core, quant: &LocalTensor<T>) -> Result
             }
             operand(
                 core,
+                loc,
                 CONFIG,
                 "quantPre",
                 quant,
@@ -140,7 +145,7 @@ pub fn set_fix_pipe_config<T: Element>(
                 "false (only the quantisation tensor can be set)",
             ));
         }
-        quant_register(core, pre_data)?;
+        quant_register(core, loc, pre_data)?;
         if is_unit_flag {
             core.cube.clear_flags();
         }
@@ -170,7 +175,7 @@ pub fn set_fix_pipe_config_pair<T: Element>(
                 ),
             ));
         }
-        quant_register(core, quant_pre)?;
+        quant_register(core, loc, quant_pre)?;
         if is_unit_flag {
             core.cube.clear_flags();
         }
@@ -213,6 +218,7 @@ pub fn set_fix_pipe_addr(ele_wise_data: &LocalTensor<f16>, c0_ch_stride: u16) ->
         fixpipe_product(core, API, true)?;
         operand(
             core,
+            loc,
             API,
             "eleWiseData",
             ele_wise_data,

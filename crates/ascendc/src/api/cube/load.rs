@@ -232,6 +232,7 @@ impl LoadDataArgs for LoadData2DParams {
             let dst_step = (1 + self.dst_gap as u64) * f;
             operand(
                 core,
+                loc,
                 API,
                 "source",
                 src,
@@ -242,6 +243,7 @@ impl LoadDataArgs for LoadData2DParams {
             )?;
             operand(
                 core,
+                loc,
                 API,
                 "destination",
                 dst,
@@ -379,6 +381,7 @@ pub fn load_data_with_transpose<T: TensorElement>(
         let dst_extent = (n - 1) * dst_step + (fractals - 1) * frac_step + f;
         operand(
             core,
+            loc,
             API_T,
             "source",
             src,
@@ -389,6 +392,7 @@ pub fn load_data_with_transpose<T: TensorElement>(
         )?;
         operand(
             core,
+            loc,
             API_T,
             "destination",
             dst,

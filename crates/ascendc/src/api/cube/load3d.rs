@@ -23,7 +23,7 @@ use crate::api::tensor::LocalTensor;
 use crate::chip::Product;
 use crate::core::trace::{Access, Pipe, Space};
 use crate::core::Core;
-use crate::dtype::{DType, DTypeSet, Element};
+use crate::dtype::{DType, DTypeSet, Element, TensorElement};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::Hardware;
 
@@ -74,7 +74,7 @@ pub struct LoadData3DParamsV2<T> {
     pub f_matrix_ctrl: bool,
 }
 
-impl<T: Element> Default for LoadData3DParamsV2<T> {
+impl<T: TensorElement> Default for LoadData3DParamsV2<T> {
     fn default() -> Self {
         LoadData3DParamsV2 {
             pad_list: [0; 4],
@@ -355,9 +355,9 @@ fn pad_types(p: Product) -> DTypeSet {
     }
 }
 
-fn bits<T: Element>(v: T) -> u64 {
+fn bits<T: TensorElement>(v: T) -> u64 {
     let mut b = [0u8; 8];
-    b[..T::SIZE].copy_from_slice(bytemuck::bytes_of(&v));
+    T::put(&mut b, 0, v);
     u64::from_le_bytes(b)
 }
 
@@ -366,7 +366,7 @@ fn load_types(p: Product, to_b: bool) -> DTypeSet {
     use DType::*;
     match (p, to_b) {
         (Product::Ascend310P, _) => DTypeSet::of(&[Int8, Uint8, Half]),
-        (_, false) => DTypeSet::of(&[Int8, Uint8, Half, Bfloat16, Int32, Uint32, Float]),
+        (_, false) => DTypeSet::of(&[Int4, Int8, Uint8, Half, Bfloat16, Int32, Uint32, Float]),
         (_, true) => DTypeSet::of(&[Half, Bfloat16, Int32, Uint32, Float]),
     }
 }
@@ -395,7 +395,7 @@ struct Geometry {
 /// `LoadData<T, defaultConfig>(dst, src, LoadData3DParamsV2<T>)`: L1 (A1/B1) → L0A (A2) / L0B
 /// (B2), image to column.
 #[track_caller]
-pub fn load_data_3d_v2<T: Element>(
+pub fn load_data_3d_v2<T: TensorElement>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     p: LoadData3DParamsV2<T>,
@@ -446,7 +446,7 @@ pub fn load_data_3d_v2<T: Element>(
 /// `LoadData(dst, src, LoadData3DParamsV2Pro)`: as V2 with the packed fields; the feature map and
 /// pad value come from `SetFmatrix` and `SetLoadDataPaddingValue`.
 #[track_caller]
-pub fn load_data_3d_v2_pro<T: Element>(
+pub fn load_data_3d_v2_pro<T: TensorElement>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     p: LoadData3DParamsV2Pro,
@@ -488,7 +488,7 @@ pub fn load_data_3d_v2_pro<T: Element>(
 
 /// `LoadData<T, defaultConfig>(dst, src, LoadData3DParamsV1<T>)`: refused (see the module page).
 #[track_caller]
-pub fn load_data_3d_v1<T: Element>(
+pub fn load_data_3d_v1<T: TensorElement>(
     _dst: &LocalTensor<T>,
     _src: &LocalTensor<T>,
     _p: LoadData3DParamsV1<T>,
@@ -531,7 +531,7 @@ fn flags(small_k: bool, f_matrix_ctrl: bool) -> Result<()> {
 }
 
 /// The unfold itself, shared by V2 and V2 Pro.
-fn unfold<T: Element>(
+fn unfold<T: TensorElement>(
     core: &mut Core,
     loc: SourceLoc,
     dst: &LocalTensor<T>,
@@ -566,14 +566,16 @@ fn unfold<T: Element>(
             ),
         ));
     }
-    let es = T::SIZE as u64;
-    let c0 = 32 / es;
+    // Element width in bits; C0 elements make 32 bytes, a fractal 4096 bits.
+    let eb = T::BITS as u64;
+    let c0 = 256 / eb;
+    let frac = 4096 / eb;
     let transpose = !to_b && g.transpose;
-    if transpose && es == 1 {
+    if transpose && eb <= 8 {
         return Err(SimError::new(
             Category::Type,
             API,
-            "enTranspose into L0A takes 16- and 32-bit types, not 8-bit ones",
+            "enTranspose into L0A takes 16- and 32-bit types, not 4- or 8-bit ones",
         ));
     }
     for (name, v, max) in [
@@ -709,12 +711,13 @@ fn unfold<T: Element>(
         (m_all, k_all)
     };
     let pad = |x: u64, a: u64| x.div_ceil(a) * a;
+    // Element index in the destination of (row, column), and the bytes written.
     let (dst_at, need): (Box<dyn Fn(u64, u64) -> u64>, u64) = if to_b {
         // ZN: C0 rows × 16 columns per fractal, row-major fractals, each column-major.
         let n1 = d_cols.div_ceil(16);
         (
             Box::new(move |r: u64, c: u64| {
-                ((r / c0) * n1 + c / 16) * 512 + ((c % 16) * c0 + r % c0) * es
+                ((r / c0) * n1 + c / 16) * frac + (c % 16) * c0 + r % c0
             }),
             pad(d_rows, c0) / c0 * n1 * 512,
         )
@@ -723,14 +726,34 @@ fn unfold<T: Element>(
         let k1 = d_cols.div_ceil(c0);
         (
             Box::new(move |r: u64, c: u64| {
-                ((r / 16) * k1 + c / c0) * 512 + ((r % 16) * c0 + c % c0) * es
+                ((r / 16) * k1 + c / c0) * frac + (r % 16) * c0 + c % c0
             }),
             pad(d_rows, 16) / 16 * k1 * 512,
         )
     };
-    operand(core, API, "destination", dst, dst.hw, "A2/B2", 512, need)?;
-    let map = c1 * g.l1_h * g.l1_w * c0 * es;
-    operand(core, API, "source", src, Hardware::L1, "A1/B1", 32, map)?;
+    operand(
+        core,
+        loc,
+        API,
+        "destination",
+        dst,
+        dst.hw,
+        "A2/B2",
+        512,
+        need,
+    )?;
+    let map = c1 * g.l1_h * g.l1_w * 32;
+    operand(
+        core,
+        loc,
+        API,
+        "source",
+        src,
+        Hardware::L1,
+        "A1/B1",
+        32,
+        map,
+    )?;
     if boundary != 0 && src.addr as u64 >= boundary {
         return Err(SimError::new(
             Category::Range,
@@ -743,11 +766,10 @@ fn unfold<T: Element>(
     }
     let s0 = src.addr as u64;
     let l1 = core.mem.bytes(Hardware::L1);
-    let pad_bytes = g.pad_bits.to_le_bytes();
+    let pad_value = T::get(&g.pad_bits.to_le_bytes(), 0);
     let khw = g.filter_h * g.filter_w;
     // Element (row, column) of the im2col matrix.
-    let value = |p: u64, k: u64| -> [u8; 4] {
-        let mut out = [0u8; 4];
+    let value = |p: u64, k: u64| -> T {
         let (grp, rem) = (k / (khw * c0), k % (khw * c0));
         let (kpos, cc) = (rem / c0, rem % c0);
         let (kh, kw) = (kpos / g.filter_w, kpos % g.filter_w);
@@ -755,15 +777,15 @@ fn unfold<T: Element>(
         let h = (oh * g.stride_h + kh * g.dil_h) as i64 - g.pad[2] as i64;
         let w = (ow * g.stride_w + kw * g.dil_w) as i64 - g.pad[0] as i64;
         if h < 0 || w < 0 || h as u64 >= g.l1_h || w as u64 >= g.l1_w {
-            out[..es as usize].copy_from_slice(&pad_bytes[..es as usize]);
+            pad_value
         } else {
-            let mut at = s0 + (((grp * g.l1_h + h as u64) * g.l1_w + w as u64) * c0 + cc) * es;
+            // Bit address in L1, wrapped at the boundary (a whole number of bytes).
+            let mut bit = s0 * 8 + (((grp * g.l1_h + h as u64) * g.l1_w + w as u64) * c0 + cc) * eb;
             if boundary != 0 {
-                at %= boundary;
+                bit %= boundary * 8;
             }
-            out[..es as usize].copy_from_slice(&l1[at as usize..(at + es) as usize]);
+            T::get(l1, (bit / eb) as usize)
         }
-        out
     };
     let mut writes = Vec::with_capacity((m_all * k_all) as usize);
     for it in 0..times {
@@ -793,8 +815,7 @@ fn unfold<T: Element>(
     let d0 = dst.addr as u64;
     let mem = core.mem.bytes_mut(dst.hw);
     for (at, v) in writes {
-        let a = (d0 + at) as usize;
-        mem[a..a + es as usize].copy_from_slice(&v[..es as usize]);
+        T::put(mem, (d0 * 8 / eb + at) as usize, v);
     }
     let read = if boundary != 0 {
         Access::contiguous(false, Space::Local(Hardware::L1), 0, boundary)

@@ -88,6 +88,7 @@ pub fn load_data_from_gm<T: Element>(
         }
         operand(
             core,
+            loc,
             API,
             "destination",
             dst,

@@ -11,6 +11,10 @@
 //! `int4b_t × int4b_t → int32_t` (where [`MMAD_INT4`] lists it) reads A and B as fractals of
 //! 16 × 64 and 64 × 16 elements, two to a byte (the even one in the low nibble); `k` must be
 //! even, and the form with a bias tensor does not take it.
+//!
+//! Where C starts: the bias form starts every row from the bias tensor (C2, BiasTable). The form
+//! without one starts from 0 when `cmatrixInitVal` is set and `isBias` is not; otherwise from
+//! the BiasTable at byte 0 with `cmatrixSource`, else from C itself (accumulation).
 
 use super::support::cube_facts;
 use super::{local_access, operand, require};
@@ -57,7 +61,9 @@ pub struct MmadParams {
     pub unit_flag: u8,
     /// float inputs: K padded to 16 (true) instead of 8 in L0A/L0B (Atlas A2/A3).
     pub k_direction_align: bool,
-    /// With `cmatrixInitVal = false`: C starts from the BiasTable (the bias form of `Mmad`).
+    /// With `cmatrixInitVal = false` (or `isBias`), in the form without a bias tensor: C starts
+    /// from the BiasTable row at BiasTable byte 0, where a C1 → C2 `DataCopy` left it (the
+    /// instruction without a bias operand has no BiasTable address). Ignored by the bias form.
     pub cmatrix_source: bool,
     /// `true` (default): C starts at 0.
     pub cmatrix_init_val: bool,
@@ -210,13 +216,9 @@ fn run<D: Element, U: TensorElement, S: TensorElement>(
             ));
         }
     }
-    if bias.is_none() && p.cmatrix_source && !p.cmatrix_init_val {
-        return Err(SimError::new(
-            Category::Position,
-            API,
-            "cmatrixSource = true starts C from the BiasTable: pass the C2 bias tensor (the Mmad form with bias)",
-        ));
-    }
+    // The instruction's own initial-value bit: `isBias` (deprecated) clears it.
+    let init_zero = p.cmatrix_init_val && !p.is_bias;
+    let from_table = bias.is_none() && !init_zero && p.cmatrix_source;
     if p.m == 0 || p.n == 0 || p.k == 0 {
         return Ok(());
     }
@@ -230,16 +232,31 @@ fn run<D: Element, U: TensorElement, S: TensorElement>(
     };
     let (m1, n1) = (m.div_ceil(16), n.div_ceil(16));
     let gemv = m == 1;
+    // The fractals the instruction reads: A's rows of fractals are k1 apart (K aligned to 16 with
+    // kDirectionAlign), but the last row and B (K-chunk outer, N inner) end at the last K chunk
+    // holding a valid k, so a tensor declared with K aligned to 8 is enough for B.
+    let k_chunks = k.div_ceil(k0);
     let a_need = if gemv {
         (k * U::BITS as usize).div_ceil(256) * 32
     } else {
-        m1 * k1 * 512
+        ((m1 - 1) * k1 + k_chunks) * 512
     } as u64;
-    let b_need = (k1 * n1 * 512) as u64;
+    let b_need = (k_chunks * n1 * 512) as u64;
     let c_need = (n1 * m1 * 256 * D::SIZE) as u64;
-    operand(core, API, "fm (A)", fm, Hardware::L0A, "A2", 512, a_need)?;
     operand(
         core,
+        loc,
+        API,
+        "fm (A)",
+        fm,
+        Hardware::L0A,
+        "A2",
+        512,
+        a_need,
+    )?;
+    operand(
+        core,
+        loc,
         API,
         "filter (B)",
         filter,
@@ -250,6 +267,7 @@ fn run<D: Element, U: TensorElement, S: TensorElement>(
     )?;
     operand(
         core,
+        loc,
         API,
         "dst (C)",
         dst,
@@ -264,6 +282,21 @@ fn run<D: Element, U: TensorElement, S: TensorElement>(
         DType::Int32
     };
     let bias_at = match bias {
+        None if from_table => {
+            let table = core.mem.bytes(Hardware::BIAS).len();
+            if n * 4 > table {
+                return Err(SimError::new(
+                    Category::Size,
+                    API,
+                    format!(
+                        "cmatrixSource = true starts C from the BiasTable's first n = {n} values ({} bytes); \
+                         the BiasTable holds {table}",
+                        n * 4
+                    ),
+                ));
+            }
+            Some(0)
+        }
         None => None,
         Some((bt, hw, addr, len, pos)) => {
             if bt != want_bias {
@@ -324,7 +357,7 @@ fn run<D: Element, U: TensorElement, S: TensorElement>(
             a += crate::core::cube::UNIT_BYTES;
         }
     }
-    let accumulate = bias.is_none() && (p.is_bias || !p.cmatrix_init_val);
+    let accumulate = bias.is_none() && !init_zero && !from_table;
     let a_mem = core.mem.bytes(Hardware::L0A);
     let b_mem = core.mem.bytes(Hardware::L0B);
     let c_mem = core.mem.bytes(Hardware::L0C);

@@ -22,14 +22,17 @@ use crate::api::tensor::LocalTensor;
 use crate::core::trace::{Access, Space};
 use crate::core::Core;
 use crate::dtype::TensorElement;
-use crate::error::{Category, Result, SimError};
+use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::position::Hardware;
 
-/// Checks that `t` lives in `hw` at one of `positions`, starts `align`-byte aligned and holds at
-/// least `need` bytes.
+/// Checks that `t` lives in `hw` at one of `positions`, starts `align`-byte aligned and that the
+/// `need` bytes the instruction touches from its start lie inside `hw`. Bytes past the tensor's
+/// declared length but inside the buffer are what the device touches too (nothing bounds a
+/// tensor inside L1/L0/BiasTable): a warning, once per call site, not an error.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn operand<T: TensorElement>(
-    core: &Core,
+    core: &mut Core,
+    loc: SourceLoc,
     api: &'static str,
     role: &str,
     t: &LocalTensor<T>,
@@ -51,24 +54,33 @@ pub(crate) fn operand<T: TensorElement>(
     if !t.addr.is_multiple_of(align) {
         return Err(SimError::align(api, role, t.addr as u64, align, hw));
     }
-    if need > t.len as u64 {
-        return Err(SimError::new(
-            Category::Size,
-            api,
-            format!(
-                "the {role} ({}) must hold at least {need} bytes for these parameters, it has {}",
-                t.pos, t.len
-            ),
-        ));
-    }
     let end = t.addr as u64 + need;
     let size = core.mem.size(hw) as u64;
     if end > size {
         return Err(SimError::new(
             Category::Memory,
             api,
-            format!("the {role} runs past the end of the {size}-byte {hw} (byte {end})"),
+            format!(
+                "the {role} ({}, {} bytes) must hold {need} bytes for these parameters and runs past the end \
+                 of the {size}-byte {hw} (byte {end})",
+                t.pos, t.len
+            ),
         ));
+    }
+    if need > t.len as u64 {
+        core.warn_once(
+            Category::Size,
+            api,
+            role,
+            format!(
+                "these parameters touch {need} bytes of the {role} ({}), which is declared with {}: the \
+                 instruction goes on into {hw} bytes {}..{end} past the tensor, as on the device",
+                t.pos,
+                t.len,
+                t.addr as u64 + t.len as u64
+            ),
+            loc,
+        );
     }
     Ok(())
 }

@@ -55,6 +55,7 @@ pub fn load_data_with_sparse(
         let (first, n) = (params.start_index as u64, params.repeat_times as u64);
         operand(
             core,
+            loc,
             LOAD,
             "source",
             src,
@@ -65,6 +66,7 @@ pub fn load_data_with_sparse(
         )?;
         operand(
             core,
+            loc,
             LOAD,
             "idx",
             idx,
@@ -75,6 +77,7 @@ pub fn load_data_with_sparse(
         )?;
         operand(
             core,
+            loc,
             LOAD,
             "destination",
             dst,
@@ -169,9 +172,20 @@ pub fn mmad_with_sparse(
         let a_need = (m1 * k1 * 512) as u64;
         let b_need = (kd1 * n1 * 512) as u64;
         let c_need = (n1 * m1 * 1024) as u64;
-        operand(core, MMAD, "fm (A)", fm, Hardware::L0A, "A2", 512, a_need)?;
         operand(
             core,
+            loc,
+            MMAD,
+            "fm (A)",
+            fm,
+            Hardware::L0A,
+            "A2",
+            512,
+            a_need,
+        )?;
+        operand(
+            core,
+            loc,
             MMAD,
             "filter (B)",
             filter,
@@ -182,6 +196,7 @@ pub fn mmad_with_sparse(
         )?;
         operand(
             core,
+            loc,
             MMAD,
             "dst (C)",
             dst,

@@ -214,7 +214,9 @@ pub(super) fn check_overlap<D: TensorElement, S: TensorElement>(
         return Ok(());
     }
     let (sa, da) = (src.addr as u64, dst.addr as u64);
-    let (sb, db) = (S::bytes(n as u64), D::bytes(n as u64));
+    // Saturating: a count too large for any buffer is refused by the range checks after this.
+    let bytes = |bits: u32| (n as u64).saturating_mul(bits as u64) / 8;
+    let (sb, db) = (bytes(S::BITS), bytes(D::BITS));
     let bad = if sa == da {
         S::BITS < D::BITS
     } else {

@@ -401,12 +401,16 @@ fn run_lowered(
             return Ok(());
         }
     }
-    for (name, pos, hw, addr, owner) in ops
+    for (name, pos, hw, addr, owner, len) in ops
         .iter()
-        .map(|o| (o.name, o.pos, o.hw, o.addr, o.owner))
-        .chain(bits.iter().map(|o| (o.name, o.pos, o.hw, o.addr, o.owner)))
+        .map(|o| (o.name, o.pos, o.hw, o.addr, o.owner, o.len))
+        .chain(
+            bits.iter()
+                .map(|o| (o.name, o.pos, o.hw, o.addr, o.owner, o.len)),
+        )
     {
         Owner::check_live(owner, core, api, name)?;
+        crate::api::tensor::inside_buffer(core, api, name, hw, addr, len)?;
         let o = Opnd {
             name,
             pos,
