@@ -191,7 +191,7 @@ fn nan_negative_and_out_of_range_tolerances_are_refused() {
         let r = Command::new(env!("CARGO_BIN_EXE_ascendc"))
             .arg("compare")
             .args([o.to_str().unwrap(), g.to_str().unwrap()])
-            .args(["--dtype", "float32", flag, value])
+            .args(["--dtype", "float32", &format!("{flag}={value}")])
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&r.stderr);

@@ -175,7 +175,7 @@ fn an_exception_names_the_kernel_and_its_launch() {
     assert!(
         err.contains("tile count mismatch")
             && err.contains("(kernel `misbehave`)")
-            && err.contains("robust_faults_main.cpp:13")
+            && err.contains("robust_faults_main.cpp:23")
             && !err.contains("<kernel>:0"),
         "{err}"
     );

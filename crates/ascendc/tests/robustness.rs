@@ -80,7 +80,7 @@ fn local_tensor_from_parts_outside_ub_is_an_error() {
 fn a_tensor_kept_from_a_launch_on_another_product_is_an_error() {
     let kept = std::sync::Mutex::new(None);
     Launch::new(1)
-        .profile(ChipProfile::by_name("310P").unwrap())
+        .profile(ascendc::ChipProfile::by_name("310P").unwrap())
         .run(|| {
             let t = LocalTensor::<f32>::new_at(TPosition::VECCALC, 240 * 1024, 1024)?;
             duplicate(&t, 2.0f32, 1024)?;
@@ -95,8 +95,8 @@ fn a_tensor_kept_from_a_launch_on_another_product_is_an_error() {
         (
             "ReduceSum",
             error_on("A2", |ub| {
-                let d = ub.tensor::<f32>(8, 0);
-                let w = ub.tensor::<f32>(64, 0);
+                let d = ub.tensor::<f32>(8, 0.0);
+                let w = ub.tensor::<f32>(64, 0.0);
                 reduce_sum(&d, &t, &w, 64)
             }),
         ),

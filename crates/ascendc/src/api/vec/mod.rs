@@ -708,6 +708,7 @@ fn run_dense_count(
             || !(lanes as u64 * o.size as u64).is_multiple_of(BLOCK)
             || n * o.size as u64 > o.len as u64
             || Owner::check_live(o.owner, core, api, o.name).is_err()
+            || crate::api::tensor::inside_buffer(core, api, o.name, o.hw, o.addr, o.len).is_err()
         {
             return false;
         }
