@@ -33,13 +33,14 @@ struct Loc {
 
 enum class DataFormat : uint8_t { ND = 0, NZ };
 
-// The most dimensions a ShapeInfo holds; a kernel may define it before including the headers.
+// The most dimensions a ShapeInfo holds; a kernel may define it before including the headers
+// (0 when it never uses ShapeInfo, to keep tensors small, as the performance guide suggests).
 #ifndef K_MAX_SHAPE_DIM
 #define K_MAX_SHAPE_DIM 8
 #endif
-static_assert(K_MAX_SHAPE_DIM == 8, "K_MAX_SHAPE_DIM is 8 on every product");
+static_assert(K_MAX_SHAPE_DIM >= 0 && K_MAX_SHAPE_DIM <= 8, "K_MAX_SHAPE_DIM is 0 to 8");
 
-// A tensor's shape description (layout shared with the Rust side).
+// A tensor's shape description.
 struct ShapeInfo {
     uint8_t shapeDim = 0;
     uint8_t originalShapeDim = 0;
@@ -65,6 +66,50 @@ struct ShapeInfo {
 
 namespace detail {
 
+// ShapeInfo as the simulator stores it (layout shared with the Rust side): always 8 dimensions,
+// whatever K_MAX_SHAPE_DIM the kernel chose.
+struct RawShape {
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    DataFormat dataFormat = DataFormat::ND;
+    uint32_t shape[8] = {};
+    uint32_t originalShape[8] = {};
+};
+
+// A dimension count past what the kernel's ShapeInfo holds stays a count (rejected where used).
+inline RawShape ToRaw(const ShapeInfo& s) {
+    RawShape r;
+    r.shapeDim = s.shapeDim;
+    r.originalShapeDim = s.originalShapeDim;
+    r.dataFormat = s.dataFormat;
+    for (int32_t i = 0; i < K_MAX_SHAPE_DIM; i++) {
+        r.shape[i] = s.shape[i];
+        r.originalShape[i] = s.originalShape[i];
+    }
+    if (K_MAX_SHAPE_DIM < 8) {
+        // Dimensions the kernel's ShapeInfo cannot hold were never given.
+        if (r.shapeDim > K_MAX_SHAPE_DIM) r.shapeDim = 9;
+        if (r.originalShapeDim > K_MAX_SHAPE_DIM) r.originalShapeDim = 9;
+    }
+    return r;
+}
+
+inline ShapeInfo FromRaw(const RawShape& r) {
+    ShapeInfo s;
+    s.shapeDim = r.shapeDim;
+    s.originalShapeDim = r.originalShapeDim;
+    s.dataFormat = r.dataFormat;
+    for (int32_t i = 0; i < K_MAX_SHAPE_DIM; i++) {
+        s.shape[i] = r.shape[i];
+        s.originalShape[i] = r.originalShape[i];
+    }
+    return s;
+}
+
+}  // namespace detail
+
+namespace detail {
+
 // A LocalTensor by value: the simulator's own handle, field for field (addresses and lengths in
 // bytes; ownerQueue 0: not a queue buffer; shape: the simulator's stored ShapeInfo, or null).
 struct RawLocal {
@@ -75,7 +120,7 @@ struct RawLocal {
     uint16_t ownerBuf = 0;
     uint8_t pos = 0;
     uint8_t hw = 0;
-    const ShapeInfo* shape = nullptr;
+    const RawShape* shape = nullptr;
 };
 static_assert(sizeof(RawLocal) == (sizeof(void*) == 8 ? 32 : 24), "RawLocal is the simulator's handle layout");
 
@@ -84,7 +129,7 @@ static_assert(sizeof(RawLocal) == (sizeof(void*) == 8 ? 32 : 24), "RawLocal is t
 struct RawGlobal {
     const void* ptr = nullptr;
     uint64_t size = 0;
-    const ShapeInfo* shape = nullptr;
+    const RawShape* shape = nullptr;
 };
 
 struct RawCopyParams {
@@ -123,6 +168,9 @@ int32_t ascendc_capture_launch(void* stream, const char* name, uint32_t blockDim
                                void (*release)(void*), void* ctx);
 
 void* ascendc_gm_alloc(uint64_t size);
+// A GM allocation sized as the device's allocator sizes it (round up to 32 B, plus 32 B): accesses
+// reaching the padding are warnings, past it errors.
+void* ascendc_gm_alloc_device(uint64_t size);
 int32_t ascendc_gm_free(void* ptr, AscLoc loc);
 int32_t ascendc_gm_check_arg(const void* ptr, uint32_t index, const char* argText, AscLoc loc);
 int32_t ascendc_gm_read(void* dst, const void* src, uint64_t len, AscLoc loc);
@@ -159,7 +207,8 @@ void ascendc_tbuf_free(void* buf);
 int32_t ascendc_tbuf_get(const void* buf, uint8_t elem, int64_t count, int64_t offset,
                          AscLocal* out, AscLoc loc);
 
-int32_t ascendc_shape_intern(const AscendC::ShapeInfo* shape, const AscendC::ShapeInfo** out, AscLoc loc);
+int32_t ascendc_shape_intern(const AscendC::detail::RawShape* shape, const AscendC::detail::RawShape** out,
+                             AscLoc loc);
 int32_t ascendc_local_at(uint8_t elem, const AscLocal* t, uint32_t offset, AscLocal* out,
                          AscLoc loc);
 int32_t ascendc_local_set_size(uint8_t elem, AscLocal* t, uint32_t n, AscLoc loc);

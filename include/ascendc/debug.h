@@ -9,7 +9,8 @@
 
 extern "C" {
 int32_t ascendc_dump(uint8_t elem, const AscLocal* local, const AscGlobal* global, uint32_t desc, uint32_t countOff,
-                     uint32_t dumpSize, const AscendC::ShapeInfo* shape, void (*sink)(const char*), AscLoc loc);
+                     uint32_t dumpSize, const AscendC::detail::RawShape* shape, void (*sink)(const char*),
+                     AscLoc loc);
 }
 
 namespace AscendC {
@@ -20,13 +21,15 @@ inline void DumpSink(const char* text) { std::fputs(text, stdout); }
 template <typename T>
 void Dump(const LocalTensor<T>& t, uint32_t desc, uint32_t off, uint32_t n, const ShapeInfo* shape, Loc loc) {
     RawLocal raw = t.Raw();
-    Check(ascendc_dump(dtype<T>, &raw, nullptr, desc, off, n, shape, &DumpSink, loc));
+    RawShape rs = shape != nullptr ? ToRaw(*shape) : RawShape();
+    Check(ascendc_dump(dtype<T>, &raw, nullptr, desc, off, n, shape != nullptr ? &rs : nullptr, &DumpSink, loc));
 }
 
 template <typename T>
 void Dump(const GlobalTensor<T>& t, uint32_t desc, uint32_t off, uint32_t n, const ShapeInfo* shape, Loc loc) {
     RawGlobal raw = t.Raw();
-    Check(ascendc_dump(dtype<T>, nullptr, &raw, desc, off, n, shape, &DumpSink, loc));
+    RawShape rs = shape != nullptr ? ToRaw(*shape) : RawShape();
+    Check(ascendc_dump(dtype<T>, nullptr, &raw, desc, off, n, shape != nullptr ? &rs : nullptr, &DumpSink, loc));
 }
 
 }  // namespace detail

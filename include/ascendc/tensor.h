@@ -94,9 +94,10 @@ public:
     }
 
     void SetShapeInfo(const ShapeInfo& shapeInfo, detail::Loc loc = detail::Loc()) {
-        detail::Check(ascendc_shape_intern(&shapeInfo, &raw_.shape, loc));
+        detail::RawShape r = detail::ToRaw(shapeInfo);
+        detail::Check(ascendc_shape_intern(&r, &raw_.shape, loc));
     }
-    ShapeInfo GetShapeInfo() const { return raw_.shape != nullptr ? *raw_.shape : ShapeInfo(); }
+    ShapeInfo GetShapeInfo() const { return raw_.shape != nullptr ? detail::FromRaw(*raw_.shape) : ShapeInfo(); }
 
     template <typename U>
     LocalTensor<U> ReinterpretCast() const {
@@ -139,9 +140,10 @@ public:
     }
 
     void SetShapeInfo(const ShapeInfo& shapeInfo, detail::Loc loc = detail::Loc()) {
-        detail::Check(ascendc_shape_intern(&shapeInfo, &raw_.shape, loc));
+        detail::RawShape r = detail::ToRaw(shapeInfo);
+        detail::Check(ascendc_shape_intern(&r, &raw_.shape, loc));
     }
-    ShapeInfo GetShapeInfo() const { return raw_.shape != nullptr ? *raw_.shape : ShapeInfo(); }
+    ShapeInfo GetShapeInfo() const { return raw_.shape != nullptr ? detail::FromRaw(*raw_.shape) : ShapeInfo(); }
 
     // Element `offset`, readable and assignable (GetValue / SetValue).
     detail::ElementRef<GlobalTensor, T, uint64_t> operator()(uint64_t offset, detail::Loc loc = detail::Loc()) const {

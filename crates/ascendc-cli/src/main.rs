@@ -11,6 +11,8 @@ mod npy;
 mod op;
 mod op_gen;
 mod op_io;
+mod op_layout;
+mod op_tpl;
 mod product;
 mod toolchain;
 
@@ -170,6 +172,25 @@ enum OpCmd {
         /// Print the tiling outcome (block dim, tiling key, workspace, tiling size).
         #[arg(short, long)]
         verbose: bool,
+        /// An include directory for op_host and op_kernel, e.g. an operator library's common
+        /// headers (repeatable).
+        #[arg(short = 'I', long = "include", value_name = "DIR")]
+        includes: Vec<PathBuf>,
+        /// Extra compiler flags for both builds (repeatable), e.g. `--cxxflag=-DMY_OPTION`.
+        #[arg(long = "cxxflag", allow_hyphen_values = true)]
+        cxxflags: Vec<String>,
+        /// Print the launch summary and estimated timing to stderr, as `run --report` does.
+        #[arg(long)]
+        report: bool,
+        /// Run the synchronisation checker on the launch, as `run --check` does.
+        #[arg(long)]
+        check: bool,
+        /// Block schedule: order, reverse or shuffle:SEED, as for `run`.
+        #[arg(long)]
+        schedule: Option<String>,
+        /// Run the launch under N schedules and report GM output that differs between them.
+        #[arg(long, value_name = "N")]
+        schedule_check: Option<u32>,
     },
 }
 
@@ -439,16 +460,40 @@ fn main() -> ExitCode {
                     product,
                     op,
                     verbose,
+                    includes,
+                    cxxflags,
+                    report,
+                    check,
+                    schedule,
+                    schedule_check,
                 },
-        } => op::run(&op::OpRun {
-            dir: &op_dir,
-            inputs: &inputs,
-            outputs: &outputs,
-            attrs: &attrs,
-            product: product.as_deref(),
-            op: op.as_deref(),
-            verbose,
-        }),
+        } => {
+            let mut env = Vec::new();
+            if report {
+                env.push(("ASCENDC_REPORT", "1".to_string()));
+            }
+            if check {
+                env.push(("ASCENDC_CHECK", "1".to_string()));
+            }
+            if let Some(s) = schedule {
+                env.push(("ASCENDC_SCHEDULE", s));
+            }
+            if let Some(n) = schedule_check {
+                env.push(("ASCENDC_SCHEDULE_CHECK", n.to_string()));
+            }
+            op::run(&op::OpRun {
+                dir: &op_dir,
+                inputs: &inputs,
+                outputs: &outputs,
+                attrs: &attrs,
+                product: product.as_deref(),
+                op: op.as_deref(),
+                verbose,
+                includes: &includes,
+                cxxflags: &cxxflags,
+                env: &env,
+            })
+        }
         Cmd::Compare {
             output,
             golden,

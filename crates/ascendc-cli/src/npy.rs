@@ -23,8 +23,10 @@ const DESCRS: [(DType, &str); 11] = [
 /// An array: element type, shape (elements per dimension) and the raw little-endian bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Array {
-    /// Element type.
+    /// Element type (`Uint8` for bool arrays).
     pub dtype: DType,
+    /// A bool array (numpy `|b1`): one byte, 0 or 1, per element.
+    pub boolean: bool,
     /// Elements per dimension, outermost first (empty for a scalar).
     pub shape: Vec<u64>,
     /// `shape.product() * dtype.size()` bytes in C order.
@@ -69,15 +71,23 @@ pub fn parse(bytes: &[u8]) -> Result<Array, String> {
     let header = std::str::from_utf8(header).map_err(|_| "the .npy header is not text")?;
     let descr = dict_value(header, "descr")?.trim_matches(['\'', '"']);
     let descr_norm = descr.replace('=', "<");
-    let dtype = DESCRS
+    let boolean = descr_norm == "|b1";
+    let dtype = if boolean {
+        Some(DType::Uint8)
+    } else {
+        None
+    }
+    .or_else(|| {
+        DESCRS
         .iter()
         .find(|(_, d)| {
             *d == descr_norm || (d.starts_with('|') && d[1..] == *descr_norm.trim_start_matches('<'))
         })
-        .map(|(t, _)| *t)
-        .ok_or_else(|| {
-            format!(
-                "element type '{descr}' is not supported in .npy (little-endian int8 … uint64, float16, float32, float64; bfloat16 as .bin:bfloat16:SHAPE)"
+            .map(|(t, _)| *t)
+    })
+    .ok_or_else(|| {
+        format!(
+                "element type '{descr}' is not supported in .npy (bool, little-endian int8 … uint64, float16, float32, float64; bfloat16 as .bin:bfloat16:SHAPE)"
             )
         })?;
     if dict_value(header, "fortran_order")? != "False" {
@@ -109,6 +119,7 @@ pub fn parse(bytes: &[u8]) -> Result<Array, String> {
     }
     Ok(Array {
         dtype,
+        boolean,
         shape,
         data: data.to_vec(),
     })
@@ -116,8 +127,10 @@ pub fn parse(bytes: &[u8]) -> Result<Array, String> {
 
 /// The `.npy` (format 1.0) bytes of `a`.
 pub fn write(a: &Array) -> Result<Vec<u8>, String> {
-    let descr = DESCRS
+    let descr = [(DType::Uint8, "|b1")]
         .iter()
+        .filter(|_| a.boolean)
+        .chain(&DESCRS)
         .find(|(t, _)| *t == a.dtype)
         .map(|(_, d)| *d)
         .ok_or_else(|| {
@@ -153,6 +166,7 @@ mod tests {
     fn round_trip_keeps_type_shape_and_data() {
         let a = Array {
             dtype: DType::Half,
+            boolean: false,
             shape: vec![2, 3],
             data: (0u8..12).collect(),
         };
@@ -164,11 +178,20 @@ mod tests {
         assert_eq!(parse(&bytes).unwrap(), a);
         let one = Array {
             dtype: DType::Int8,
+            boolean: false,
             shape: vec![4],
             data: vec![1, 2, 3, 4],
         };
         assert!(String::from_utf8_lossy(&write(&one).unwrap()).contains("'shape': (4,)"));
         assert_eq!(parse(&write(&one).unwrap()).unwrap(), one);
+        let flags = Array {
+            dtype: DType::Uint8,
+            boolean: true,
+            shape: vec![3],
+            data: vec![1, 0, 1],
+        };
+        assert!(String::from_utf8_lossy(&write(&flags).unwrap()).contains("'|b1'"));
+        assert_eq!(parse(&write(&flags).unwrap()).unwrap(), flags);
     }
 
     #[test]
@@ -176,6 +199,7 @@ mod tests {
         assert!(parse(b"hello").unwrap_err().contains("magic"));
         let mut b = write(&Array {
             dtype: DType::Float,
+            boolean: false,
             shape: vec![2],
             data: vec![0; 8],
         })

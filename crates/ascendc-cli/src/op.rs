@@ -10,8 +10,9 @@
 use crate::npy::Array;
 use crate::op_gen::{self, LaunchFiles};
 use crate::op_io::{self, TensorArg};
-use crate::{product, toolchain};
-use ascendc::DType;
+use crate::op_tpl;
+use crate::{op_layout, product, toolchain};
+use ascendc::{ChipProfile, DType};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -31,6 +32,12 @@ pub struct OpRun<'a> {
     pub op: Option<&'a str>,
     /// Print the tiling outcome to stderr.
     pub verbose: bool,
+    /// Extra include directories for op_host and op_kernel (a library's common headers).
+    pub includes: &'a [PathBuf],
+    /// Extra compiler flags for both builds.
+    pub cxxflags: &'a [String],
+    /// Environment of the kernel program (schedule, checker, report, trace settings).
+    pub env: &'a [(&'static str, String)],
 }
 
 /// A field of a tiling struct as op_host lays it out.
@@ -98,6 +105,10 @@ pub struct Outcome {
     pub tiling_class: Option<String>,
     /// The tiling structs, nested ones first.
     pub structs: Vec<TilingStruct>,
+    /// The kernel entry file the product's configuration names (`opFile.value`).
+    pub kernel_file: Option<String>,
+    /// Inputs and outputs of type bool (held as `Uint8`: one byte, 0 or 1, per element).
+    pub bools: Vec<String>,
 }
 
 fn num<T: std::str::FromStr>(w: Option<&str>, line: &str) -> Result<T, String> {
@@ -117,6 +128,9 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
                 let n: i64 = num(w.next(), line)?;
                 let dtype = if n < 0 {
                     None
+                } else if n == op_gen::GE_BOOL {
+                    o.bools.push(name.clone());
+                    Some(DType::Uint8)
                 } else {
                     Some(op_gen::from_ge(n).ok_or_else(|| {
                         format!("input {name}: data type {n} is not supported by the simulator")
@@ -127,7 +141,13 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
             Some("output") => {
                 let name = w.next().unwrap_or_default().to_string();
                 let n: i64 = num(w.next(), line)?;
-                let dtype = op_gen::from_ge(n).ok_or_else(|| {
+                if n == op_gen::GE_BOOL {
+                    o.bools.push(name.clone());
+                }
+                let dtype = (n == op_gen::GE_BOOL)
+                    .then_some(DType::Uint8)
+                    .or_else(|| op_gen::from_ge(n))
+                    .ok_or_else(|| {
                     format!(
                         "output {name}: data type {n} is not supported by the simulator (InferDataType or the OpDef's DataType list)"
                     )
@@ -160,30 +180,23 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
                     count: num(w.next(), line)?,
                 });
             }
+            Some("kernel_file") => o.kernel_file = w.next().map(String::from),
             _ => {}
         }
     }
     Ok(o)
 }
 
-/// The C++ sources in `dir`, sorted.
-fn sources_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|f| f.is_file() && toolchain::is_source(f))
-        .collect();
-    found.sort();
-    if found.is_empty() {
-        return Err(format!("{} has no C++ sources", dir.display()));
-    }
-    Ok(found)
-}
-
-/// Compiles op_host with the host program and runs it on `request`; returns its report (which
-/// it writes to `report`).
-fn run_host(host_dir: &Path, tmp: &Path, request: &Path, report: &Path) -> Result<String, String> {
+/// Compiles the op_host `sources` with the host program and runs it on `request`; returns its
+/// report (which it writes to `report`).
+fn run_host(
+    r: &OpRun,
+    sources: &[PathBuf],
+    tmp: &Path,
+    request: &Path,
+    report: &Path,
+) -> Result<String, String> {
+    let host_dir = r.dir.join("op_host");
     let exe = tmp.join("op_host");
     let (cxx, lead) = toolchain::compiler();
     let include = toolchain::include_dir();
@@ -192,7 +205,9 @@ fn run_host(host_dir: &Path, tmp: &Path, request: &Path, report: &Path) -> Resul
         .args(["-std=c++17", "-g", "-O0"])
         .arg(format!("-I{}", include.display()))
         .arg(format!("-I{}", host_dir.display()))
-        .args(sources_in(host_dir)?)
+        .args(r.includes.iter().map(|d| format!("-I{}", d.display())))
+        .args(r.cxxflags)
+        .args(sources)
         .arg(include.join("ascendc/host/op_host_main.cpp"))
         .arg("-o")
         .arg(&exe)
@@ -227,13 +242,27 @@ fn run_host(host_dir: &Path, tmp: &Path, request: &Path, report: &Path) -> Resul
     std::fs::read_to_string(report).map_err(|e| format!("cannot read the op_host report: {e}"))
 }
 
-/// The kernel sources: `op_kernel/<kernel>.cpp` when it exists, else every source there.
-fn kernel_sources(kernel_dir: &Path, kernel: &str) -> Result<Vec<PathBuf>, String> {
-    let own = kernel_dir.join(format!("{kernel}.cpp"));
-    let sources = if own.is_file() {
-        vec![own]
-    } else {
-        sources_in(kernel_dir)?
+/// The kernel sources: the entry file the product's configuration names, else
+/// `<kernel>.cpp`, in `op_kernel/` or the product's `op_kernel/arch<NN>/`; else every source in
+/// `op_kernel/`. Whichever it is must define the kernel entry `<kernel>(…)`.
+fn kernel_sources(
+    op_dir: &Path,
+    profile: &ChipProfile,
+    file: Option<&str>,
+    kernel: &str,
+) -> Result<Vec<PathBuf>, String> {
+    let kernel_dir = op_dir.join("op_kernel");
+    let sources = match op_layout::kernel_file(op_dir, profile, file.unwrap_or(kernel)) {
+        Some(f) => vec![f],
+        None if file.is_some() => {
+            return Err(format!(
+                "the configuration of {} names the kernel file {}.cpp (opFile.value), which is not in {} nor its arch directory",
+                profile.soc,
+                file.unwrap_or_default(),
+                kernel_dir.display()
+            ))
+        }
+        None => op_layout::sources_in(&kernel_dir),
     };
     let defines = sources.iter().any(|s| {
         std::fs::read_to_string(s).is_ok_and(|t| {
@@ -266,6 +295,12 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         }
     }
     let profile = product::resolve(r.product)?;
+    let host_sources = op_layout::host_sources(r.dir, profile)?;
+    for d in r.includes {
+        if !d.is_dir() {
+            return Err(format!("-I {}: not a directory", d.display()));
+        }
+    }
     let inputs = r
         .inputs
         .iter()
@@ -301,7 +336,11 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         request.push_str(&format!(
             "input {} {} {} {} {}\n",
             a.name,
-            op_gen::ge_number(arr.dtype),
+            if arr.boolean {
+                op_gen::GE_BOOL as u32
+            } else {
+                op_gen::ge_number(arr.dtype)
+            },
             raw.display(),
             arr.shape.len(),
             dims.join(" ")
@@ -309,7 +348,19 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         arrays.push(arr);
     }
     for o in &outputs {
-        request.push_str(&format!("output {}\n", o.name));
+        match &o.spec {
+            // The shape given on the command line (used when there is no InferShape).
+            Some((_, shape)) => {
+                let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+                request.push_str(&format!(
+                    "output {} {} {}\n",
+                    o.name,
+                    shape.len(),
+                    dims.join(" ")
+                ));
+            }
+            None => request.push_str(&format!("output {}\n", o.name)),
+        }
     }
     for a in r.attrs {
         let (name, value) = a
@@ -328,7 +379,8 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     let request_file = t.join("request.txt");
     std::fs::write(&request_file, &request).map_err(|e| e.to_string())?;
 
-    let mut outcome = parse_outcome(&run_host(&host_dir, t, &request_file, &report)?)?;
+    let host_report = run_host(r, &host_sources, t, &request_file, &report)?;
+    let mut outcome = parse_outcome(&host_report)?;
     for (name, _) in &outcome.inputs {
         let shape = inputs
             .iter()
@@ -372,7 +424,8 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
 
     // The kernel build.
     let kernel = op_gen::snake_case(&outcome.op);
-    let mut sources = kernel_sources(&kernel_dir, &kernel)?;
+    let mut sources = kernel_sources(r.dir, profile, outcome.kernel_file.as_deref(), &kernel)?;
+    let tpl_include = op_tpl::instantiate(&mut sources, &kernel, &host_report, t)?;
     let prelude = t.join("op_prelude.h");
     std::fs::write(&prelude, op_gen::prelude(&outcome)).map_err(|e| e.to_string())?;
     let in_files: Vec<Option<String>> = outcome
@@ -394,19 +447,35 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         outputs: &out_files,
         tiling: &tiling_file.display().to_string(),
     };
+    for i in 0..outcome.outputs.len() {
+        if let Some(j) = op_gen::in_place(&outcome, &files, i) {
+            let bytes = outcome.input_shapes[j].iter().product::<u64>()
+                * outcome.inputs[j].1.map_or(0, |d| d.size() as u64);
+            let out = &outcome.outputs[i];
+            if out.bytes() != bytes {
+                return Err(format!(
+                    "output {} of {} is its input {} updated in place, but it is {} of shape {:?} and the input has {bytes} bytes",
+                    out.name, outcome.op, out.name, out.dtype.c_name(), out.shape
+                ));
+            }
+        }
+    }
     std::fs::write(
         &launcher,
         op_gen::launcher(&outcome, &kernel, workspace, &files),
     )
     .map_err(|e| e.to_string())?;
     sources.push(launcher);
-    let extra = vec![
+    let mut extra = vec![
         "-include".to_string(),
         prelude.display().to_string(),
         product::registration_source(profile, t)?
             .display()
             .to_string(),
     ];
+    extra.extend(tpl_include);
+    extra.extend(r.includes.iter().map(|d| format!("-I{}", d.display())));
+    extra.extend(r.cxxflags.iter().cloned());
     let build = toolchain::Build {
         std: "c++17",
         mode: toolchain::RunMode::Cpu,
@@ -415,8 +484,13 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     };
     let exe = t.join("op_kernel");
     toolchain::compile(&sources, &build, &exe)?;
-    let ended = crate::child::run(Command::new(&exe).env("ASCENDC_PRODUCT", profile.soc))
-        .map_err(|e| format!("cannot run the kernel program: {e}"))?;
+    let mut cmd = Command::new(&exe);
+    cmd.env("ASCENDC_PRODUCT", profile.soc);
+    for (k, v) in r.env {
+        cmd.env(k, v);
+    }
+    let ended =
+        crate::child::run(&mut cmd).map_err(|e| format!("cannot run the kernel program: {e}"))?;
     let status = match ended {
         crate::child::Ended::Exited(status) => status,
         crate::child::Ended::Interrupted(sig) => {
@@ -439,6 +513,7 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         let data = std::fs::read(raw).map_err(|e| format!("cannot read {raw}: {e}"))?;
         let arr = Array {
             dtype: desc.dtype,
+            boolean: outcome.bools.contains(&desc.name),
             shape: desc.shape.clone(),
             data,
         };

@@ -33,6 +33,9 @@ const FORMATS: [(&str, u32); 4] = [
     ("FORMAT_FRACTAL_NZ", 29),
 ];
 
+/// `ge::DT_BOOL`: bool tensors, one byte (0 or 1) per element.
+pub const GE_BOOL: i64 = 12;
+
 /// The `ge::DataType` number of `d`.
 pub fn ge_number(d: DType) -> u32 {
     GE_TYPES.iter().find(|t| t.0 == d).map_or(u32::MAX, |t| t.1)
@@ -98,6 +101,7 @@ pub fn prelude(o: &Outcome) -> String {
     for (_, n, name) in GE_TYPES {
         let _ = writeln!(out, "#define {name} {n}");
     }
+    let _ = writeln!(out, "#define DT_BOOL {GE_BOOL}");
     for (name, n) in FORMATS {
         let _ = writeln!(out, "#define {name} {n}");
     }
@@ -108,8 +112,14 @@ pub fn prelude(o: &Outcome) -> String {
         .chain(o.outputs.iter().map(|t| (&t.name, t.dtype)));
     for (name, d) in tensors {
         let up = name.to_ascii_uppercase();
-        let _ = writeln!(out, "#define DTYPE_{up} {}", d.c_name());
-        let _ = writeln!(out, "#define ORIG_DTYPE_{up} {}", ge_name(d));
+        let boolean = o.bools.contains(name);
+        let (c, ge) = if boolean {
+            ("bool", "DT_BOOL")
+        } else {
+            (d.c_name(), ge_name(d))
+        };
+        let _ = writeln!(out, "#define DTYPE_{up} {c}");
+        let _ = writeln!(out, "#define ORIG_DTYPE_{up} {ge}");
         let _ = writeln!(out, "#define FORMAT_{up} FORMAT_ND");
     }
     for s in &o.structs {
@@ -136,6 +146,15 @@ pub struct LaunchFiles<'a> {
     pub tiling: &'a str,
 }
 
+/// The given input output `i` updates in place (an output named like an input), if any.
+pub fn in_place(o: &Outcome, files: &LaunchFiles, i: usize) -> Option<usize> {
+    let name = &o.outputs[i].name;
+    o.inputs
+        .iter()
+        .zip(files.inputs)
+        .position(|((n, _), f)| n == name && f.is_some())
+}
+
 /// The launcher's source: `main` loading inputs, launching `kernel` and storing outputs.
 pub fn launcher(o: &Outcome, kernel: &str, workspace: u64, files: &LaunchFiles) -> String {
     let args = files.inputs.len() + files.outputs.len() + 2;
@@ -151,7 +170,7 @@ pub fn launcher(o: &Outcome, kernel: &str, workspace: u64, files: &LaunchFiles) 
     );
     out.push_str(
         "static uint8_t* AscendcOpLoad(const char* path, size_t size) {\n\
-    uint8_t* p = static_cast<uint8_t*>(AscendC::GmAlloc(size));\n\
+    uint8_t* p = static_cast<uint8_t*>(ascendc_gm_alloc_device(size));\n\
     FILE* f = std::fopen(path, \"rb\");\n\
     if (f == nullptr || std::fread(p, 1, size, f) != size) {\n\
         std::fprintf(stderr, \"error: cannot read %zu bytes from %s\\n\", size, path);\n\
@@ -185,16 +204,24 @@ static void AscendcOpStore(const char* path, const uint8_t* p, size_t size) {\n\
         }
     }
     for (i, t) in o.outputs.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "    uint8_t* out{i} = static_cast<uint8_t*>(AscendC::GmAlloc({}));",
-            t.bytes()
-        );
+        // An output named like a given input is that input, updated in place.
+        match in_place(o, files, i) {
+            Some(j) => {
+                let _ = writeln!(out, "    uint8_t* out{i} = in{j};");
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "    uint8_t* out{i} = static_cast<uint8_t*>(ascendc_gm_alloc_device({}));",
+                    t.bytes()
+                );
+            }
+        }
         names.push(format!("out{i}"));
     }
     let _ = writeln!(
         out,
-        "    uint8_t* workspace = static_cast<uint8_t*>(AscendC::GmAlloc({workspace}));"
+        "    uint8_t* workspace = static_cast<uint8_t*>(ascendc_gm_alloc_device({workspace}));"
     );
     let _ = writeln!(
         out,

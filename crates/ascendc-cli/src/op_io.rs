@@ -16,9 +16,13 @@ pub struct TensorArg {
     pub npy: bool,
     /// Type and shape given after the `.bin` path (required for `.bin` inputs).
     pub spec: Option<(DType, Vec<u64>)>,
+    /// The type given is `bool` (bytes 0 or 1; `spec` says `Uint8`).
+    pub boolean: bool,
 }
 
-/// Parses `NAME=FILE`, FILE being `path.npy`, `path.bin:dtype:d0,d1,…` or (outputs) `path.bin`.
+/// Parses `NAME=FILE`, FILE being `path.npy`, `path.bin:dtype:d0,d1,…` or (outputs) `path.bin`;
+/// a `.npy` path may carry a type and shape too (an output's, for an operator without
+/// InferShape).
 pub fn parse_arg(flag: &str, text: &str) -> Result<TensorArg, String> {
     let (name, file) = text
         .split_once('=')
@@ -31,6 +35,7 @@ pub fn parse_arg(flag: &str, text: &str) -> Result<TensorArg, String> {
         path: PathBuf::from(file),
         npy: false,
         spec: None,
+        boolean: false,
     };
     if file.ends_with(".npy") {
         arg.npy = true;
@@ -38,9 +43,10 @@ pub fn parse_arg(flag: &str, text: &str) -> Result<TensorArg, String> {
     }
     let parts: Vec<&str> = file.rsplitn(3, ':').collect();
     if parts.len() == 3 {
-        let dtype = DType::parse(parts[1]).ok_or_else(|| {
+        arg.boolean = parts[1] == "bool";
+        let dtype = DType::parse(if arg.boolean { "uint8" } else { parts[1] }).ok_or_else(|| {
             format!(
-                "{flag} {text}: unknown type '{}' (float16, bfloat16, float32, float64, int8 … uint64)",
+                "{flag} {text}: unknown type '{}' (bool, float16, bfloat16, float32, float64, int8 … uint64)",
                 parts[1]
             )
         })?;
@@ -55,6 +61,7 @@ pub fn parse_arg(flag: &str, text: &str) -> Result<TensorArg, String> {
                 )
             })?;
         arg.path = PathBuf::from(parts[2]);
+        arg.npy = parts[2].ends_with(".npy");
         arg.spec = Some((dtype, shape));
     } else if file.contains(':') {
         return Err(format!(
@@ -70,7 +77,19 @@ pub fn read_input(arg: &TensorArg) -> Result<Array, String> {
     let bytes = std::fs::read(&arg.path)
         .map_err(|e| format!("--input {}: cannot read {shown}: {e}", arg.name))?;
     if arg.npy {
-        return npy::parse(&bytes).map_err(|e| format!("--input {}: {shown}: {e}", arg.name));
+        let a = npy::parse(&bytes).map_err(|e| format!("--input {}: {shown}: {e}", arg.name))?;
+        if let Some((dtype, shape)) = &arg.spec {
+            if (*dtype, shape, arg.boolean) != (a.dtype, &a.shape, a.boolean) {
+                return Err(format!(
+                    "--input {}: {shown} holds {} of shape {:?}, the argument says {} of shape {shape:?}",
+                    arg.name,
+                    a.dtype.c_name(),
+                    a.shape,
+                    dtype.c_name()
+                ));
+            }
+        }
+        return Ok(a);
     }
     let (dtype, shape) = arg.spec.clone().ok_or_else(|| {
         format!(
@@ -89,6 +108,7 @@ pub fn read_input(arg: &TensorArg) -> Result<Array, String> {
     }
     Ok(Array {
         dtype,
+        boolean: arg.boolean,
         shape,
         data: bytes,
     })
@@ -98,7 +118,7 @@ pub fn read_input(arg: &TensorArg) -> Result<Array, String> {
 /// the output's.
 pub fn write_output(arg: &TensorArg, a: &Array) -> Result<(), String> {
     if let Some((dtype, shape)) = &arg.spec {
-        if *dtype != a.dtype || *shape != a.shape {
+        if *dtype != a.dtype || *shape != a.shape || arg.boolean != a.boolean {
             return Err(format!(
                 "--output {}: the output is {} of shape {:?}, the argument says {} of shape {shape:?}",
                 arg.name,
@@ -133,6 +153,8 @@ mod tests {
         assert_eq!(a.path, PathBuf::from("data/x.bin"));
         assert_eq!(a.spec, Some((DType::Half, vec![8, 2048])));
         assert!(parse_arg("--input", "x=x.npy").unwrap().npy);
+        let y = parse_arg("--output", "y=y.npy:float32:3,4").unwrap();
+        assert!(y.npy && y.spec == Some((DType::Float, vec![3, 4])));
         assert!(parse_arg("--output", "z=z.bin").unwrap().spec.is_none());
         assert!(parse_arg("--input", "x.npy")
             .unwrap_err()

@@ -149,11 +149,31 @@ pub extern "C" fn ascendc_gm_alloc(size: u64) -> *mut u8 {
     }
 }
 
+/// A zero-filled GM allocation for `size` bytes sized as the device's allocator sizes it
+/// (rounded up to 32 bytes, plus 32), as `ascendc op run` gives an operator's tensors and
+/// workspace: accesses reaching the padding are warnings, past it errors. Null with the reason
+/// on stderr when the host cannot provide it.
+#[no_mangle]
+pub extern "C" fn ascendc_gm_alloc_device(size: u64) -> *mut u8 {
+    let bytes = usize::try_from(size).unwrap_or(usize::MAX);
+    match GmBuffer::try_device_sized(bytes).and_then(register) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: GM allocation of {size} bytes: {e}");
+            std::ptr::null_mut()
+        }
+    }
+}
+
 /// A zero-filled GM allocation of `size` bytes (at least one), registered as live.
 pub fn try_alloc(size: u64) -> Result<*mut u8, SimError> {
-    crate::fault::install();
     let bytes = usize::try_from(size).unwrap_or(usize::MAX).max(1);
-    let buf = GmBuffer::try_zeroed(bytes)?;
+    register(GmBuffer::try_zeroed(bytes)?)
+}
+
+/// Registers `buf` as a live allocation and returns its host address.
+fn register(buf: GmBuffer) -> Result<*mut u8, SimError> {
+    crate::fault::install();
     let p = buf.host_ptr();
     ALLOCS
         .write()

@@ -23,6 +23,9 @@ static NEXT_REGION: AtomicU64 = AtomicU64::new(1);
 pub(crate) struct GmRegion {
     id: u64,
     mem: guarded::Guarded,
+    /// Bytes that belong to the allocation's owner; the rest up to `mem.len` is the padding a
+    /// device allocator adds (see [`GmBuffer::try_device_sized`]). Equal to `mem.len` otherwise.
+    valid: usize,
 }
 
 // SAFETY: the region is a plain byte array; concurrent access to disjoint bytes is sound, and the
@@ -41,8 +44,41 @@ impl GmRegion {
                 format!("{why}: not allocated"),
             )
         })?;
-        Ok(GmRegion { id, mem })
+        Ok(GmRegion {
+            id,
+            mem,
+            valid: len,
+        })
     }
+}
+
+/// Bytes the device's allocator reserves for a request of `bytes`: rounded up to 32 and 32 more.
+pub fn device_alloc_size(bytes: usize) -> Option<usize> {
+    bytes.checked_next_multiple_of(32)?.checked_add(32)
+}
+
+/// An access that reached the padding of a device-sized allocation (kept for the API call that
+/// made it, which reports it as a warning with its source line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PaddingTouch {
+    /// First byte accessed, from the start of the allocation.
+    pub begin: u64,
+    /// Bytes accessed.
+    pub len: u64,
+    /// The owner's bytes.
+    pub valid: usize,
+    /// The whole allocation with its padding.
+    pub total: usize,
+}
+
+thread_local! {
+    static PADDING_TOUCH: Cell<Option<PaddingTouch>> = const { Cell::new(None) };
+}
+
+/// The padding access made on this thread since the last call, if any.
+#[inline(always)]
+pub(crate) fn take_padding_touch() -> Option<PaddingTouch> {
+    PADDING_TOUCH.with(Cell::take)
 }
 
 /// A GM buffer owned by the host (what `GmAlloc` returns in the vendor flow). Cloning shares the
@@ -68,6 +104,25 @@ impl GmBuffer {
     pub fn try_zeroed(bytes: usize) -> Result<GmBuffer> {
         Ok(GmBuffer {
             region: Arc::new(GmRegion::new(bytes, None)?),
+        })
+    }
+
+    /// A zero-filled buffer for `bytes` bytes sized as the device's allocator sizes it
+    /// ([`device_alloc_size`]: rounded up to 32 and 32 more). Kernels that read or write the
+    /// aligned tail of a tensor run there, so they run here: an access reaching the padding is a
+    /// warning on the calling API, one past it an error.
+    pub fn try_device_sized(bytes: usize) -> Result<GmBuffer> {
+        let total = device_alloc_size(bytes).ok_or_else(|| {
+            SimError::new(
+                Category::Memory,
+                "GM allocation",
+                format!("{bytes} bytes with the device's padding exceed the address space: not allocated"),
+            )
+        })?;
+        let mut region = GmRegion::new(total, None)?;
+        region.valid = bytes;
+        Ok(GmBuffer {
+            region: Arc::new(region),
         })
     }
 
@@ -357,7 +412,7 @@ impl GmAddr {
     #[inline]
     pub(crate) fn check(&self, api: &'static str, start: u64, len: u64) -> Result<()> {
         let begin = self.offset as u128 + start as u128;
-        if begin + len as u128 <= self.region().mem.len as u128 {
+        if begin + len as u128 <= self.region().valid as u128 {
             return Ok(());
         }
         self.past_end(api, begin, len)
@@ -366,13 +421,27 @@ impl GmAddr {
     #[cold]
     #[inline(never)]
     fn past_end(&self, api: &'static str, begin: u128, len: u64) -> Result<()> {
+        let (valid, total) = (self.region().valid, self.region().mem.len);
+        if begin + len as u128 <= total as u128 {
+            PADDING_TOUCH.with(|t| {
+                t.set(Some(PaddingTouch {
+                    begin: begin as u64,
+                    len,
+                    valid,
+                    total,
+                }))
+            });
+            return Ok(());
+        }
+        let what = if valid < total {
+            format!("a {valid}-byte allocation (with the device allocator's padding, {total} bytes)")
+        } else {
+            format!("a {total}-byte allocation")
+        };
         Err(SimError::new(
             Category::Memory,
             api,
-            format!(
-                "GM access of {len} bytes at byte {begin} of a {}-byte allocation runs past its end",
-                self.region().mem.len
-            ),
+            format!("GM access of {len} bytes at byte {begin} of {what} runs past its end"),
         ))
     }
 

@@ -7,11 +7,14 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "fail.h"
+#include "ge_shape.h"
 #include "ge_types.h"
 #include "platform_infos.h"
 
@@ -165,18 +168,33 @@ private:
     size_t bytes_ = 0;
 };
 
-// A list attribute's values.
+// A list attribute's values, untyped: GetSize() elements at GetData() (what
+// GetAttrPointer<gert::ContinuousVector> returns; cast GetData() to the element type).
+class ContinuousVector {
+public:
+    size_t GetSize() const { return size_; }
+    size_t GetCapacity() const { return size_; }
+    const void* GetData() const { return bytes_.data(); }
+
+protected:
+    std::vector<uint8_t> bytes_;
+    size_t size_ = 0;
+};
+
+// A list attribute's values of type T.
 template <typename T>
-class TypedContinuousVector {
+class TypedContinuousVector : public ContinuousVector {
 public:
     TypedContinuousVector() = default;
-    explicit TypedContinuousVector(std::vector<T> v) : v_(std::move(v)) {}
-    size_t GetSize() const { return v_.size(); }
-    size_t GetCapacity() const { return v_.size(); }
-    const T* GetData() const { return v_.data(); }
-
-private:
-    std::vector<T> v_;
+    explicit TypedContinuousVector(const std::vector<T>& v) {
+        size_ = v.size();
+        bytes_.resize(v.size() * sizeof(T));
+        for (size_t i = 0; i < v.size(); ++i) {
+            T x = v[i];
+            std::memcpy(bytes_.data() + i * sizeof(T), &x, sizeof(T));
+        }
+    }
+    const T* GetData() const { return reinterpret_cast<const T*>(bytes_.data()); }
 };
 
 // Kinds of attribute values.
@@ -210,12 +228,11 @@ public:
     const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return &At(i, AttrKind::ListInt, "GetListInt").li; }
     const TypedContinuousVector<float>* GetListFloat(size_t i) const { return &At(i, AttrKind::ListFloat, "GetListFloat").lf; }
     const TypedContinuousVector<bool>* GetListBool(size_t i) const { return &At(i, AttrKind::ListBool, "GetListBool").lb; }
-    // The attribute's value as int64_t, float, bool or char (a string).
+    // The attribute's value as T: an int attribute as int64_t or a narrower integer / enum type
+    // (its value must fit), float, bool, char (a string), gert::ContinuousVector or
+    // gert::TypedContinuousVector<E> (a list). Defined below.
     template <typename T>
-    const T* GetAttrPointer(size_t i) const {
-        static_assert(sizeof(T) == 0, "GetAttrPointer<T>: T is int64_t, float, bool or char (a string)");
-        return nullptr;
-    }
+    const T* GetAttrPointer(size_t i) const;
 
 private:
     const AttrValue& At(size_t i, AttrKind want, const char* api) const {
@@ -246,14 +263,60 @@ inline const char* AttrKindName(AttrKind k) {
     return "?";
 }
 
-template <>
-inline const int64_t* RuntimeAttrs::GetAttrPointer<int64_t>(size_t i) const { return GetInt(i); }
-template <>
-inline const float* RuntimeAttrs::GetAttrPointer<float>(size_t i) const { return GetFloat(i); }
-template <>
-inline const bool* RuntimeAttrs::GetAttrPointer<bool>(size_t i) const { return GetBool(i); }
-template <>
-inline const char* RuntimeAttrs::GetAttrPointer<char>(size_t i) const { return GetStr(i); }
+namespace detail {
+template <typename T>
+struct IsTypedVector : std::false_type {};
+template <typename E>
+struct IsTypedVector<TypedContinuousVector<E>> : std::true_type {
+    using Element = E;
+};
+}  // namespace detail
+
+template <typename T>
+const T* RuntimeAttrs::GetAttrPointer(size_t i) const {
+    if constexpr (std::is_same<T, float>::value) {
+        return GetFloat(i);
+    } else if constexpr (std::is_same<T, bool>::value) {
+        return GetBool(i);
+    } else if constexpr (std::is_same<T, char>::value) {
+        return GetStr(i);
+    } else if constexpr (std::is_same<T, ContinuousVector>::value) {
+        if (i < v_.size() && v_[i].kind == AttrKind::ListFloat) return GetListFloat(i);
+        if (i < v_.size() && v_[i].kind == AttrKind::ListBool) return GetListBool(i);
+        return GetListInt(i);
+    } else if constexpr (detail::IsTypedVector<T>::value) {
+        using E = typename detail::IsTypedVector<T>::Element;
+        if constexpr (std::is_same<E, int64_t>::value) {
+            return GetListInt(i);
+        } else if constexpr (std::is_same<E, float>::value) {
+            return GetListFloat(i);
+        } else if constexpr (std::is_same<E, bool>::value) {
+            return GetListBool(i);
+        } else {
+            static_assert(sizeof(E) == 0, "GetAttrPointer<TypedContinuousVector<E>>: E is int64_t, float or bool");
+            return nullptr;
+        }
+    } else if constexpr (std::is_integral<T>::value || std::is_enum<T>::value) {
+        static_assert(sizeof(T) <= sizeof(int64_t), "GetAttrPointer<T>: integer types up to 64 bits");
+        const int64_t* p = GetInt(i);
+        if (sizeof(T) < sizeof(int64_t)) {
+            using U = typename std::conditional<std::is_enum<T>::value, int32_t, T>::type;
+            using Limits = std::numeric_limits<typename std::conditional<std::is_same<U, bool>::value, uint8_t, U>::type>;
+            if (*p < static_cast<int64_t>(Limits::min()) || *p > static_cast<int64_t>(Limits::max())) {
+                ascendc_host::Fail("GetAttrs()->GetAttrPointer<" + std::to_string(sizeof(T) * 8) + "-bit type>(" +
+                                   std::to_string(i) + "): attribute '" + v_[i].name + "' is " + std::to_string(*p) +
+                                   ", which does not fit (read it as int64_t)");
+            }
+        }
+        // Integer attributes are stored as int64_t; a narrower type reads its low bytes
+        // (little-endian host), as the framework's does.
+        return reinterpret_cast<const T*>(p);
+    } else {
+        static_assert(sizeof(T) == 0,
+                      "GetAttrPointer<T>: T is an integer, float, bool, char (a string) or a ContinuousVector (a list)");
+        return nullptr;
+    }
+}
 
 // The raw tiling buffer: the TilingFunc saves its tiling struct into GetData() (GetCapacity()
 // bytes) and declares the size with SetDataSize.
@@ -400,10 +463,25 @@ public:
         tiling_.SetDataSize(sizeof(T));
         return static_cast<T*>(tiling_.GetData());
     }
+    // The compile info object TilingParse filled (IMPL_OP_OPTILING(...).TilingParse<T>); a
+    // value-initialized T when the operator registers no TilingParse.
     template <typename T>
     const T* GetCompileInfo() const {
+        if (compileInfo_ != nullptr) {
+            if (sizeof(T) > compileInfoSize_) {
+                ascendc_host::Fail("GetCompileInfo<T>(): T has " + std::to_string(sizeof(T)) + " bytes, the compile info " +
+                                   "TilingParse<...> registered has " + std::to_string(compileInfoSize_));
+            }
+            return static_cast<const T*>(compileInfo_);
+        }
         static T info{};
         return &info;
+    }
+    // The compile info object untyped (null when the operator registers no TilingParse).
+    const void* GetCompileInfo() const { return compileInfo_; }
+    void AscendcSetCompileInfo(const void* info, size_t bytes) {
+        compileInfo_ = info;
+        compileInfoSize_ = bytes;
     }
     bool BlockDimSet() const { return blockDim_ != 0; }
 
@@ -415,6 +493,8 @@ private:
     bool needAtomic_ = false;
     uint32_t scheduleMode_ = 0;
     std::vector<size_t> workspaces_;
+    const void* compileInfo_ = nullptr;
+    size_t compileInfoSize_ = 0;
 };
 
 // What an InferShape function reads (input shapes) and sets (output shapes).
@@ -474,7 +554,33 @@ public:
     }
 };
 
-// What a TilingParse function receives; registered and not called.
-class TilingParseContext {};
+// What a TilingParse function receives: the platform, and the compile info object (of the type
+// TilingParse<T> names) it fills for the TilingFunc (TilingContext::GetCompileInfo<T>). The host
+// program calls TilingParse once, before the TilingFunc.
+class TilingParseContext {
+public:
+    TilingParseContext(const char* type, fe::PlatFormInfos* platform, void* compileInfo, size_t bytes)
+        : type_(type), platform_(platform), compileInfo_(compileInfo), compileInfoSize_(bytes) {}
+    const char* GetNodeType() const { return type_.c_str(); }
+    const char* GetNodeName() const { return type_.c_str(); }
+    fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
+    // The compile info object; T must be the type TilingParse<T> registered.
+    template <typename T>
+    T* GetCompiledInfo() const {
+        if (compileInfo_ != nullptr && sizeof(T) > compileInfoSize_) {
+            ascendc_host::Fail("GetCompiledInfo<T>(): T has " + std::to_string(sizeof(T)) + " bytes, the compile info " +
+                               "TilingParse<...> registered has " + std::to_string(compileInfoSize_));
+        }
+        return static_cast<T*>(compileInfo_);
+    }
+    // The operator's compile-time JSON: none here (an empty string).
+    const char* GetCompiledJson() const { return ""; }
+
+private:
+    std::string type_;
+    fe::PlatFormInfos* platform_;
+    void* compileInfo_;
+    size_t compileInfoSize_;
+};
 
 }  // namespace gert

@@ -3,11 +3,14 @@
 // registers the definition so that `ascendc op run` finds it.
 #pragma once
 
+#include <cctype>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "context.h"
@@ -170,17 +173,35 @@ public:
     OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
     OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
     OpAICoreConfig& RangeLimitValue(const char*) { return *this; }
-    OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
+    // Build settings by key; `opFile.value` names the kernel entry file (`<value>.cpp`).
+    OpAICoreConfig& ExtendCfgInfo(const char* key, const char* value) {
+        extend_[key] = value;
+        return *this;
+    }
+    // The product's own parameter lists (its data types), replacing the definition's.
     OpParamDef& Input(const char* name) { return Param(inputs_, name); }
     OpParamDef& Output(const char* name) { return Param(outputs_, name); }
+
+    const std::map<std::string, std::string>& AscendcExtend() const { return extend_; }
+    const std::vector<std::unique_ptr<OpParamDef>>& AscendcInputs() const { return inputs_; }
+    const std::vector<std::unique_ptr<OpParamDef>>& AscendcOutputs() const { return outputs_; }
 
 private:
     static OpParamDef& Param(std::vector<std::unique_ptr<OpParamDef>>& v, const char* name) {
         v.push_back(std::make_unique<OpParamDef>(name));
         return *v.back();
     }
+    std::map<std::string, std::string> extend_;
     std::vector<std::unique_ptr<OpParamDef>> inputs_;
     std::vector<std::unique_ptr<OpParamDef>> outputs_;
+};
+
+// What one product's AddConfig gave: the kernel entry file and the parameter lists that replace
+// the definition's for it.
+struct OpProductConfig {
+    std::string opFile;
+    std::vector<OpParamDef> inputs;
+    std::vector<OpParamDef> outputs;
 };
 
 // The AI Core part of a definition: the TilingFunc and the products it is built for.
@@ -200,14 +221,31 @@ public:
         socs_.push_back(soc);
         return *this;
     }
-    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { return AddConfig(soc); }
+    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& config) {
+        OpProductConfig& c = configs_[Lower(soc)];
+        auto file = config.AscendcExtend().find("opFile.value");
+        if (file != config.AscendcExtend().end()) c.opFile = file->second;
+        for (const auto& p : config.AscendcInputs()) c.inputs.push_back(*p);
+        for (const auto& p : config.AscendcOutputs()) c.outputs.push_back(*p);
+        return AddConfig(soc);
+    }
+    // The configuration AddConfig gave `soc` (any case), or null.
+    const OpProductConfig* Config(const std::string& soc) const {
+        auto it = configs_.find(Lower(soc));
+        return it == configs_.end() ? nullptr : &it->second;
+    }
 
     gert::OpImplRegisterV2::TilingKernelFunc Tiling() const { return tiling_; }
     const std::vector<std::string>& Socs() const { return socs_; }
 
 private:
+    static std::string Lower(std::string s) {
+        for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return s;
+    }
     gert::OpImplRegisterV2::TilingKernelFunc tiling_ = nullptr;
     std::vector<std::string> socs_;
+    std::map<std::string, OpProductConfig> configs_;
 };
 
 // An operator definition; derive from it, describe the operator in the constructor and
@@ -276,11 +314,17 @@ struct OpRegistrar {
 namespace optiling {
 namespace detail {
 
-// Host functions registered by operator type with IMPL_OP_OPTILING / IMPL_OP.
+// Host functions registered by operator type with IMPL_OP_OPTILING / IMPL_OP /
+// IMPL_OP_INFERSHAPE.
 struct OpImpl {
     gert::OpImplRegisterV2::TilingKernelFunc tiling = nullptr;
     gert::OpImplRegisterV2::InferShapeKernelFunc inferShape = nullptr;
     gert::OpImplRegisterV2::InferDataTypeKernelFunc inferDataType = nullptr;
+    // TilingParse<CompileInfo>(f): f, and the compile info object the host program creates
+    // (value-initialized, compileInfoSize bytes) and hands to f and then to the TilingFunc.
+    gert::OpImplRegisterV2::TilingParseFunc tilingParse = nullptr;
+    std::shared_ptr<void> (*makeCompileInfo)() = nullptr;
+    size_t compileInfoSize = 0;
 };
 
 inline std::map<std::string, OpImpl>& OpImpls() {
@@ -288,7 +332,12 @@ inline std::map<std::string, OpImpl>& OpImpls() {
     return impls;
 }
 
-// The builder IMPL_OP_OPTILING(type) / IMPL_OP(type) return.
+template <typename CompileInfo>
+std::shared_ptr<void> MakeCompileInfo() {
+    return std::shared_ptr<void>(new CompileInfo(), [](void* p) { delete static_cast<CompileInfo*>(p); });
+}
+
+// The builder IMPL_OP_OPTILING(type) / IMPL_OP(type) / IMPL_OP_INFERSHAPE(type) return.
 class OpImplBuilder {
 public:
     explicit OpImplBuilder(const char* type) : type_(type) {}
@@ -296,8 +345,16 @@ public:
         OpImpls()[type_].tiling = f;
         return *this;
     }
+    // Tiling(f, maxTilingDataSize): the size bound is accepted (the buffer holds 64 KiB).
+    OpImplBuilder& Tiling(gert::OpImplRegisterV2::TilingKernelFunc f, size_t) { return Tiling(f); }
     template <typename CompileInfo = void>
-    OpImplBuilder& TilingParse(gert::OpImplRegisterV2::TilingParseFunc) {
+    OpImplBuilder& TilingParse(gert::OpImplRegisterV2::TilingParseFunc f) {
+        OpImpl& impl = OpImpls()[type_];
+        impl.tilingParse = f;
+        if constexpr (!std::is_void<CompileInfo>::value) {
+            impl.makeCompileInfo = &MakeCompileInfo<CompileInfo>;
+            impl.compileInfoSize = sizeof(CompileInfo);
+        }
         return *this;
     }
     OpImplBuilder& InferShape(gert::OpImplRegisterV2::InferShapeKernelFunc f) {
@@ -309,6 +366,18 @@ public:
         return *this;
     }
     OpImplBuilder& InferShapeRange(gert::OpImplRegisterV2::InferShapeRangeKernelFunc) { return *this; }
+    // Inputs whose values the TilingFunc / InferShape read (accepted: every input's data is
+    // available here).
+    OpImplBuilder& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    OpImplBuilder& TilingInputsDataDependency(std::initializer_list<int32_t>, std::initializer_list<int32_t>) {
+        return *this;
+    }
+    OpImplBuilder& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    OpImplBuilder& PrivateAttr(const char*, int64_t) { return *this; }
+    OpImplBuilder& PrivateAttr(const char*, bool) { return *this; }
+    OpImplBuilder& PrivateAttr(const char*, float) { return *this; }
+    OpImplBuilder& PrivateAttr(const char*, const char*) { return *this; }
+    OpImplBuilder& OutputShapeDependOnCompute(std::initializer_list<int32_t>) { return *this; }
 
 private:
     std::string type_;
@@ -329,3 +398,5 @@ private:
 #define IMPL_OP_OPTILING(opType)                                                     \
     static auto ASCENDC_OP_CONCAT(g_ascendc_impl_, __COUNTER__) = ::optiling::detail::OpImplBuilder(#opType)
 #define IMPL_OP(opType) IMPL_OP_OPTILING(opType)
+// Registers InferShape / InferDataType: IMPL_OP_INFERSHAPE(AddV2).InferShape(f).InferDataType(g).
+#define IMPL_OP_INFERSHAPE(opType) IMPL_OP_OPTILING(opType)

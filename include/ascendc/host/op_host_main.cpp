@@ -8,10 +8,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 
+#include "ascendc/host_api/tiling/template_argument.h"
 #include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -37,6 +41,8 @@ struct Request {
     std::string op;
     std::vector<GivenInput> inputs;
     std::vector<std::string> outputs;
+    // Shapes given on the command line (`--output y=y.bin:float16:8,16`), by output name.
+    std::map<std::string, gert::Shape> outputShapes;
     std::vector<std::pair<std::string, std::string>> attrs;
     std::string tilingFile;
     std::string reportFile;
@@ -118,8 +124,18 @@ Request ReadRequest(const char* path) {
             r.inputs.push_back(g);
         } else if (key == "output") {
             std::string name;
+            size_t rank = 0;
             ls >> name;
             r.outputs.push_back(name);
+            if (ls >> rank) {
+                gert::Shape shape;
+                for (size_t i = 0; i < rank; ++i) {
+                    int64_t d = 0;
+                    ls >> d;
+                    shape.AppendDim(d);
+                }
+                r.outputShapes[name] = shape;
+            }
         } else if (key == "attr") {
             std::string name, value;
             ls >> name;
@@ -257,6 +273,22 @@ std::vector<uint8_t> ReadFile(const std::string& path, size_t expected, const st
     return data;
 }
 
+// Runs the operator's TilingParse (IMPL_OP_OPTILING(...).TilingParse<CompileInfo>) once on a new,
+// value-initialized CompileInfo; returns that object (null without a TilingParse or type).
+std::shared_ptr<void> RunTilingParse(const std::string& type, const optiling::detail::OpImpl& impl,
+                                     fe::PlatFormInfos* platform) {
+    std::shared_ptr<void> info = impl.makeCompileInfo != nullptr ? impl.makeCompileInfo() : nullptr;
+    if (impl.tilingParse != nullptr) {
+        gert::TilingParseContext ctx(type.c_str(), platform, info.get(), impl.compileInfoSize);
+        ge::graphStatus st = impl.tilingParse(&ctx);
+        if (st != ge::GRAPH_SUCCESS) {
+            Fail("the TilingParse function of " + type + " failed: it returned " + std::to_string(st) +
+                 " (not GRAPH_SUCCESS)");
+        }
+    }
+    return info;
+}
+
 int Run(const char* requestPath) {
     Request req = ReadRequest(requestPath);
     std::unique_ptr<ops::OpDef> def = FindOp(req.op);
@@ -278,13 +310,32 @@ int Run(const char* requestPath) {
             Fail(type + " is not configured for " + want + " (AICore().AddConfig has " + Join(socs) + "): choose one of those with --product");
         }
     }
+    // The product's configuration: its kernel entry file and parameter lists, replacing the
+    // definition's by name.
+    const ops::OpProductConfig* config = def->AscendcAICore().Config(platform.soc);
+    auto own = [&](const std::vector<std::unique_ptr<ops::OpParamDef>>& defined,
+                   const std::vector<ops::OpParamDef>* replaced) {
+        std::vector<const ops::OpParamDef*> v;
+        for (const auto& p : defined) {
+            const ops::OpParamDef* use = p.get();
+            if (replaced != nullptr) {
+                for (const auto& r : *replaced) {
+                    if (r.Name() == p->Name()) use = &r;
+                }
+            }
+            v.push_back(use);
+        }
+        return v;
+    };
+    const std::vector<const ops::OpParamDef*> ins = own(def->AscendcInputs(), config ? &config->inputs : nullptr);
+    const std::vector<const ops::OpParamDef*> outs = own(def->AscendcOutputs(), config ? &config->outputs : nullptr);
 
     // Inputs in definition order.
     gert::OpIo io;
     io.type = type;
-    std::vector<std::vector<uint8_t>> data(def->AscendcInputs().size());
+    std::vector<std::vector<uint8_t>> data(ins.size());
     std::vector<std::string> inNames;
-    for (const auto& p : def->AscendcInputs()) inNames.push_back(p->Name());
+    for (const auto& p : ins) inNames.push_back(p->Name());
     for (const auto& g : req.inputs) {
         bool known = false;
         for (const auto& n : inNames) known = known || n == g.name;
@@ -292,9 +343,9 @@ int Run(const char* requestPath) {
             Fail("--input " + g.name + ": " + type + " has no input of that name (inputs: " + Join(inNames) + ")");
         }
     }
-    std::vector<const GivenInput*> given(def->AscendcInputs().size(), nullptr);
-    for (size_t i = 0; i < def->AscendcInputs().size(); ++i) {
-        const ops::OpParamDef& p = *def->AscendcInputs()[i];
+    std::vector<const GivenInput*> given(ins.size(), nullptr);
+    for (size_t i = 0; i < ins.size(); ++i) {
+        const ops::OpParamDef& p = *ins[i];
         for (const auto& g : req.inputs) {
             if (g.name == p.Name()) given[i] = &g;
         }
@@ -308,9 +359,9 @@ int Run(const char* requestPath) {
 
     // The data-type combination the inputs select.
     size_t combos = 0;
-    for (const auto& p : def->AscendcInputs()) combos = std::max(combos, p->DataTypes().size());
-    for (const auto& p : def->AscendcOutputs()) combos = std::max(combos, p->DataTypes().size());
-    for (const auto* list : {&def->AscendcInputs(), &def->AscendcOutputs()}) {
+    for (const auto& p : ins) combos = std::max(combos, p->DataTypes().size());
+    for (const auto& p : outs) combos = std::max(combos, p->DataTypes().size());
+    for (const auto* list : {&ins, &outs}) {
         for (const auto& p : *list) {
             size_t n = p->DataTypes().size();
             if (n != 0 && n != combos && !(p->IsList() && n == 1)) {
@@ -328,7 +379,7 @@ int Run(const char* requestPath) {
     for (size_t c = 0; c < combos && combo == combos; ++c) {
         bool ok = true;
         for (size_t i = 0; i < given.size(); ++i) {
-            if (given[i] != nullptr && !def->AscendcInputs()[i]->DataTypes().empty() && typeAt(*def->AscendcInputs()[i], c) != given[i]->dtype) {
+            if (given[i] != nullptr && !ins[i]->DataTypes().empty() && typeAt(*ins[i], c) != given[i]->dtype) {
                 ok = false;
             }
         }
@@ -341,14 +392,14 @@ int Run(const char* requestPath) {
         }
         for (size_t c = 0; c < combos; ++c) {
             std::string one;
-            for (const auto& p : def->AscendcInputs()) one += (one.empty() ? "" : ", ") + p->Name() + "=" + DtypeName(typeAt(*p, c));
+            for (const auto& p : ins) one += (one.empty() ? "" : ", ") + p->Name() + "=" + DtypeName(typeAt(*p, c));
             supported += "\n  " + one;
         }
         Fail(type + " does not accept " + have + "; its data-type combinations are:" + supported);
     }
 
-    for (size_t i = 0; i < def->AscendcInputs().size(); ++i) {
-        io.inNames.push_back(def->AscendcInputs()[i]->Name());
+    for (size_t i = 0; i < ins.size(); ++i) {
+        io.inNames.push_back(ins[i]->Name());
         io.inPresent.push_back(given[i] != nullptr);
         if (given[i] == nullptr) {
             io.inShapes.emplace_back();
@@ -367,7 +418,7 @@ int Run(const char* requestPath) {
 
     // Outputs: every defined output must be named.
     std::vector<std::string> outNames;
-    for (const auto& p : def->AscendcOutputs()) outNames.push_back(p->Name());
+    for (const auto& p : outs) outNames.push_back(p->Name());
     for (const auto& o : req.outputs) {
         bool known = false;
         for (const auto& n : outNames) known = known || n == o;
@@ -382,14 +433,17 @@ int Run(const char* requestPath) {
             break;
         }
     }
-    for (const auto& p : def->AscendcOutputs()) {
+    for (const auto& p : outs) {
         bool named = false;
         for (const auto& o : req.outputs) named = named || o == p->Name();
         if (!named && p->Type() == ops::REQUIRED) {
             Fail("output " + p->Name() + " of " + type + " is required: give it with --output " + p->Name() + "=FILE");
         }
         io.outNames.push_back(p->Name());
-        io.outShapes.push_back(firstShape);
+        // Without InferShape an output takes the shape given on the command line, else the
+        // first input's.
+        auto givenShape = req.outputShapes.find(p->Name());
+        io.outShapes.push_back(givenShape != req.outputShapes.end() ? gert::StorageShape(givenShape->second) : firstShape);
         io.outDescs.emplace_back(combos > 0 ? typeAt(*p, combo) : ge::DT_UNDEFINED);
     }
 
@@ -457,7 +511,9 @@ int Run(const char* requestPath) {
         Fail(type + " registers no TilingFunc (AICore().SetTiling(...) in its OpDef)");
     }
     fe::PlatFormInfos platformCopy = platform;
+    std::shared_ptr<void> compileInfo = RunTilingParse(type, impl, &platformCopy);
     gert::TilingContext ctx(&io, &platformCopy, kTilingCapacity);
+    ctx.AscendcSetCompileInfo(compileInfo.get(), impl.compileInfoSize);
     std::fill(ctx.GetRawTilingData()->Bytes().begin(), ctx.GetRawTilingData()->Bytes().end(), kUnwritten);
     ge::graphStatus st = tilingFunc(&ctx);
     if (st != ge::GRAPH_SUCCESS) {
@@ -497,6 +553,7 @@ int Run(const char* requestPath) {
     // The report, in a file: what the host functions print goes to stdout unmixed.
     std::ostringstream report;
     report << "op " << type << "\n";
+    if (config != nullptr && !config->opFile.empty()) report << "kernel_file " << config->opFile << "\n";
     for (size_t i = 0; i < io.inNames.size(); ++i) {
         report << "input " << io.inNames[i] << " " << (io.inPresent[i] ? static_cast<int>(io.inDescs[i].GetDataType()) : -1)
                   << "\n";
@@ -509,6 +566,7 @@ int Run(const char* requestPath) {
     }
     report << "block_dim " << ctx.GetBlockDim() << "\n";
     report << "tiling_key " << ctx.GetTilingKey() << "\n";
+    tpl::Report(report, type, ctx.GetTilingKey());
     size_t ws = 0;
     for (size_t w : ctx.WorkspaceSizes()) ws += w;
     report << "workspace " << ws << "\n";

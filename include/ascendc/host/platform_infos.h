@@ -9,8 +9,25 @@
 
 namespace fe {
 
+// Memories GetLocalMemSize reports.
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+
 class PlatFormInfos {
 public:
+    // Cores the operator's kernels run on (vector cores on separated products).
+    uint32_t GetCoreNum() const { return aivNum; }
+    // Capacity of `type` in bytes (UB less what ReserveLocalMemory set aside); 0 for memories
+    // the simulator does not model (L2, HBM).
+    void GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
+        switch (type) {
+            case LocalMemType::L0_A: size = l0a; return;
+            case LocalMemType::L0_B: size = l0b; return;
+            case LocalMemType::L0_C: size = l0c; return;
+            case LocalMemType::L1: size = l1; return;
+            case LocalMemType::UB: size = ub - ubReserved; return;
+            default: size = 0; return;
+        }
+    }
     // SoC name as the profile spells it (`Ascend910B`, `Ascend310P`, …).
     std::string soc;
     // Short SoC version the framework reports (`Ascend910B` for A2 and A3).

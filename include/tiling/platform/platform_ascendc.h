@@ -17,7 +17,32 @@ namespace platform_ascendc {
 enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
 
 // SoC versions GetSocVersion returns (Atlas A3 reports ASCEND910B, as documented).
-enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION = 99999 };
+// ASCEND950 and the others are named for host code that compares with them; the simulator
+// models none of them.
+enum class SocVersion {
+    ASCEND910 = 0,
+    ASCEND910B,
+    ASCEND910_93,
+    ASCEND310P,
+    ASCEND310B,
+    ASCEND310,
+    ASCEND610,
+    ASCEND610LITE,
+    ASCEND950,
+    KIRINX90,
+    KIRIN9030,
+    RESERVED_VERSION = 99999
+};
+
+// Architectures GetCurNpuArch returns, numbered as __NPU_ARCH__.
+enum class NpuArch : uint32_t {
+    DAV_1001 = 1001,
+    DAV_2002 = 2002,
+    DAV_2201 = 2201,
+    DAV_3002 = 3002,
+    DAV_3510 = 3510,
+    DAV_RESV = 0xFFFFFFFF
+};
 
 // UB sizes ReserveLocalMemory sets aside.
 enum class ReservedSize { RESERVED_SIZE_8K, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
@@ -47,6 +72,17 @@ public:
         if (s == "Ascend310P") return SocVersion::ASCEND310P;
         if (s == "Ascend310B") return SocVersion::ASCEND310B;
         return SocVersion::RESERVED_VERSION;
+    }
+    // The product's architecture (its __NPU_ARCH__).
+    NpuArch GetCurNpuArch() const {
+        switch (info_->npuArch) {
+            case 1001: return NpuArch::DAV_1001;
+            case 2002: return NpuArch::DAV_2002;
+            case 2201: return NpuArch::DAV_2201;
+            case 3002: return NpuArch::DAV_3002;
+            case 3510: return NpuArch::DAV_3510;
+            default: return NpuArch::DAV_RESV;
+        }
     }
     // Capacity of `memType` in bytes, less what ReserveLocalMemory set aside for UB.
     void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
@@ -97,6 +133,9 @@ public:
 };
 
 }  // namespace platform_ascendc
+
+// Host code names the architecture unqualified (NpuArch::DAV_2201).
+using platform_ascendc::NpuArch;
 
 // The simulator's platform line of the simulated product (`platform …`, or `error MESSAGE`).
 extern "C" const char* ascendc_platform_line();

@@ -90,13 +90,34 @@ pub(crate) fn with_core<R>(
             Some(core) => match f(core) {
                 // A CheckLocalMemoryIA exception raised by the call's instructions fails it.
                 Ok(r) => match core.ia.take_fault() {
-                    None => Ok(r),
+                    None => {
+                        if let Some(t) = crate::gm::take_padding_touch() {
+                            padding_warning(core, api, loc, t);
+                        }
+                        Ok(r)
+                    }
                     Some(e) => Err(core.fail(e, loc)),
                 },
                 Err(e) => Err(core.fail(e, loc)),
             },
         },
     )
+}
+
+/// Warns (once per API and line) that a call reached a device-sized allocation's padding.
+#[cold]
+#[inline(never)]
+fn padding_warning(core: &mut Core, api: &'static str, loc: SourceLoc, t: crate::gm::PaddingTouch) {
+    core.warn_once(
+        Category::Memory,
+        api,
+        "gm padding",
+        format!(
+            "GM access of {} bytes at byte {} reaches past the {} bytes of its tensor into the padding the device's allocator adds (the allocation holds {} bytes): it runs on the device, but the bytes there are not the tensor's",
+            t.len, t.begin, t.valid, t.total
+        ),
+        loc,
+    );
 }
 
 #[cold]
