@@ -109,6 +109,8 @@ pub struct Outcome {
     pub kernel_file: Option<String>,
     /// Inputs and outputs of type bool (held as `Uint8`: one byte, 0 or 1, per element).
     pub bools: Vec<String>,
+    /// Per input in definition order: the tensor count of a DYNAMIC (list) input, else `None`.
+    pub input_lists: Vec<Option<usize>>,
 }
 
 fn num<T: std::str::FromStr>(w: Option<&str>, line: &str) -> Result<T, String> {
@@ -123,7 +125,7 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         let mut w = line.split_whitespace();
         match w.next() {
             Some("op") => o.op = w.next().unwrap_or_default().to_string(),
-            Some("input") => {
+            Some(key @ ("input" | "input_list")) => {
                 let name = w.next().unwrap_or_default().to_string();
                 let n: i64 = num(w.next(), line)?;
                 let dtype = if n < 0 {
@@ -137,6 +139,11 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
                     })?)
                 };
                 o.inputs.push((name, dtype));
+                o.input_lists.push(if key == "input_list" {
+                    Some(num(w.next(), line)?)
+                } else {
+                    None
+                });
             }
             Some("output") => {
                 let name = w.next().unwrap_or_default().to_string();
@@ -311,11 +318,10 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         .iter()
         .map(|t| op_io::parse_arg("--output", t))
         .collect::<Result<Vec<TensorArg>, _>>()?;
-    for (list, flag) in [(&inputs, "--input"), (&outputs, "--output")] {
-        for (i, a) in list.iter().enumerate() {
-            if list[..i].iter().any(|b| b.name == a.name) {
-                return Err(format!("{flag} {} is given twice", a.name));
-            }
+    // An input name may repeat (the tensors of a DYNAMIC input; op_host checks which may).
+    for (i, a) in outputs.iter().enumerate() {
+        if outputs[..i].iter().any(|b| b.name == a.name) {
+            return Err(format!("--output {} is given twice", a.name));
         }
     }
     let tmp =
@@ -428,14 +434,36 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     let tpl_include = op_tpl::instantiate(&mut sources, &kernel, &host_report, t)?;
     let prelude = t.join("op_prelude.h");
     std::fs::write(&prelude, op_gen::prelude(&outcome)).map_err(|e| e.to_string())?;
+    // A plain input's file; a list input's files and shapes.
     let in_files: Vec<Option<String>> = outcome
         .inputs
         .iter()
-        .map(|(name, _)| {
+        .zip(&outcome.input_lists)
+        .map(|((name, _), list)| {
             inputs
                 .iter()
                 .position(|a| &a.name == name)
+                .filter(|_| list.is_none())
                 .map(|i| t.join(format!("input{i}.bin")).display().to_string())
+        })
+        .collect();
+    let lists: Vec<Vec<(String, Vec<u64>)>> = outcome
+        .inputs
+        .iter()
+        .zip(&outcome.input_lists)
+        .map(|((name, _), list)| {
+            inputs
+                .iter()
+                .zip(&arrays)
+                .enumerate()
+                .filter(|(_, (a, _))| list.is_some() && &a.name == name)
+                .map(|(i, (_, arr))| {
+                    (
+                        t.join(format!("input{i}.bin")).display().to_string(),
+                        arr.shape.clone(),
+                    )
+                })
+                .collect()
         })
         .collect();
     let out_files: Vec<String> = (0..outcome.outputs.len())
@@ -445,6 +473,7 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     let files = LaunchFiles {
         inputs: &in_files,
         outputs: &out_files,
+        lists: &lists,
         tiling: &tiling_file.display().to_string(),
     };
     for i in 0..outcome.outputs.len() {

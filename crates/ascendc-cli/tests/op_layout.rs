@@ -267,3 +267,67 @@ assert a.dtype == np.bool_ and a.shape == g.shape and (a == g).all(), (a.dtype, 
         .unwrap();
     assert!(o.status.success(), "{:?}", text(&o));
 }
+
+#[test]
+fn a_dynamic_input_takes_a_list_of_tensors() {
+    // Three tensors for the DYNAMIC input x (--input x=… three times): the TilingFunc reads them
+    // with GetIrInputInstanceInfo / GetDynamicInputShape, the kernel through its ListTensorDesc.
+    let op = repo().join("tests/ops/sum_list");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let o = Command::new("python3")
+        .arg(op.join("scripts/gen_data.py"))
+        .args(["3", "512"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ascendc"))
+            .args(["op", "run"])
+            .arg(&op)
+            .args(args)
+            .current_dir(d)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[
+        "--input", "x=x0.npy", "--input", "x=x1.npy", "--input", "x=x2.npy", "--output", "y=y.npy",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let check = "import numpy as np\n\
+a = np.load('y.npy'); g = np.load('golden.npy')\n\
+assert a.shape == g.shape and (a.view(np.uint32) == g.view(np.uint32)).all()\n";
+    let o = Command::new("python3")
+        .args(["-c", check])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    // A plain input given twice is refused.
+    let add = repo().join("tests/ops/add_inplace");
+    let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .args(["op", "run"])
+        .arg(&add)
+        .args([
+            "--input",
+            "var=x0.npy",
+            "--input",
+            "x=x1.npy",
+            "--input",
+            "x=x2.npy",
+        ])
+        .args(["--output", "var=out.npy"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "--input x is given 2 times, but only a DYNAMIC input of AddInplace takes a list"
+        ),
+        "{err}"
+    );
+}

@@ -434,7 +434,9 @@ impl GmAddr {
             return Ok(());
         }
         let what = if valid < total {
-            format!("a {valid}-byte allocation (with the device allocator's padding, {total} bytes)")
+            format!(
+                "a {valid}-byte allocation (with the device allocator's padding, {total} bytes)"
+            )
         } else {
             format!("a {total}-byte allocation")
         };

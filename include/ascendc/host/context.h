@@ -351,9 +351,26 @@ private:
     size_t size_ = 0;
 };
 
-// Inputs and outputs of one operator call, shared by the contexts below.
+// Where one definition (IR) input's instances are in the input lists: a DYNAMIC input has
+// as many as were given, every other input one (absent when an OPTIONAL input was not given).
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo() = default;
+    AnchorInstanceInfo(size_t start, size_t num) : start_(start), num_(num) {}
+    size_t GetInstanceStart() const { return start_; }
+    size_t GetInstanceNum() const { return num_; }
+
+private:
+    size_t start_ = 0;
+    size_t num_ = 0;
+};
+
+// Inputs and outputs of one operator call, shared by the contexts below. The input lists hold
+// one entry per instance (a DYNAMIC input contributes each tensor of its list).
 struct OpIo {
     std::string type;
+    // Per definition input: its instances in the lists below.
+    std::vector<AnchorInstanceInfo> irInputs;
     std::vector<StorageShape> inShapes;
     std::vector<CompileTimeTensorDesc> inDescs;
     std::vector<Tensor> inTensors;
@@ -390,7 +407,34 @@ template <typename T>
 T* Optional(OpIo* io, std::vector<T>& v, size_t i) {
     return i < v.size() && io->inPresent[i] ? &v[i] : nullptr;
 }
+// Instance `rel` of definition input `ir` (a DYNAMIC input's list): null past the list's end.
+template <typename T>
+T* Dynamic(OpIo* io, std::vector<T>& v, size_t ir, size_t rel, const char* api) {
+    if (ir >= io->irInputs.size()) {
+        ascendc_host::Fail(std::string(api) + "(" + std::to_string(ir) + ", " + std::to_string(rel) + "): the operator has " +
+                           std::to_string(io->irInputs.size()) + " inputs");
+    }
+    const AnchorInstanceInfo& a = io->irInputs[ir];
+    return rel < a.GetInstanceNum() ? Optional(io, v, a.GetInstanceStart() + rel) : nullptr;
+}
 }  // namespace detail
+
+// The node's input and output counts and where each definition input's instances are.
+class ComputeNodeInfo {
+public:
+    explicit ComputeNodeInfo(const OpIo* io) : io_(io) {}
+    const char* GetNodeType() const { return io_->type.c_str(); }
+    const char* GetNodeName() const { return io_->type.c_str(); }
+    size_t GetIrInputsNum() const { return io_->irInputs.size(); }
+    size_t GetInputsNum() const { return io_->inShapes.size(); }
+    size_t GetOutputsNum() const { return io_->outShapes.size(); }
+    const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir) const {
+        return ir < io_->irInputs.size() ? &io_->irInputs[ir] : nullptr;
+    }
+
+private:
+    const OpIo* io_;
+};
 
 // Common readers of the tiling and InferShape contexts.
 class OpContextBase {
@@ -401,9 +445,12 @@ public:
     const RuntimeAttrs* GetAttrs() const { return &io_->attrs; }
     size_t GetComputeNodeInputNum() const { return io_->inShapes.size(); }
     size_t GetComputeNodeOutputNum() const { return io_->outShapes.size(); }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.GetInputInstanceInfo(ir); }
 
 protected:
     OpIo* io_;
+    ComputeNodeInfo node_{io_};
 };
 
 // What a TilingFunc reads and sets.
@@ -418,6 +465,16 @@ public:
     const Tensor* GetOptionalInputTensor(size_t i) const { return detail::Optional(io_, io_->inTensors, i); }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return detail::Input(io_, io_->inDescs, i, "GetInputDesc"); }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return detail::Optional(io_, io_->inDescs, i); }
+    // Tensor `rel` of the DYNAMIC (list) input `ir`; null past the list's end.
+    const StorageShape* GetDynamicInputShape(size_t ir, size_t rel) const {
+        return detail::Dynamic(io_, io_->inShapes, ir, rel, "GetDynamicInputShape");
+    }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t rel) const {
+        return detail::Dynamic(io_, io_->inDescs, ir, rel, "GetDynamicInputDesc");
+    }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const {
+        return detail::Dynamic(io_, io_->inTensors, ir, rel, "GetDynamicInputTensor");
+    }
     const StorageShape* GetOutputShape(size_t i) const { return detail::Index(io_->outShapes, i, "GetOutputShape", "outputs"); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return detail::Index(io_->outDescs, i, "GetOutputDesc", "outputs"); }
 
@@ -509,6 +566,16 @@ public:
     const Tensor* GetInputTensor(size_t i) const { return detail::Input(io_, io_->inTensors, i, "GetInputTensor"); }
     const Tensor* GetOptionalInputTensor(size_t i) const { return detail::Optional(io_, io_->inTensors, i); }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return detail::Input(io_, io_->inDescs, i, "GetInputDesc"); }
+    const Shape* GetDynamicInputShape(size_t ir, size_t rel) const {
+        const StorageShape* s = detail::Dynamic(io_, io_->inShapes, ir, rel, "GetDynamicInputShape");
+        return s == nullptr ? nullptr : &s->GetOriginShape();
+    }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const {
+        return detail::Dynamic(io_, io_->inTensors, ir, rel, "GetDynamicInputTensor");
+    }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t rel) const {
+        return detail::Dynamic(io_, io_->inDescs, ir, rel, "GetDynamicInputDesc");
+    }
     Shape* GetOutputShape(size_t i) {
         return &detail::Index(io_->outShapes, i, "GetOutputShape", "outputs")->MutableOriginShape();
     }
@@ -543,6 +610,10 @@ public:
     ge::DataType GetInputDataType(size_t i) const { return detail::Input(io_, io_->inDescs, i, "GetInputDataType")->GetDataType(); }
     ge::DataType GetOptionalInputDataType(size_t i) const {
         const CompileTimeTensorDesc* d = detail::Optional(io_, io_->inDescs, i);
+        return d == nullptr ? ge::DT_UNDEFINED : d->GetDataType();
+    }
+    ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const {
+        const CompileTimeTensorDesc* d = detail::Dynamic(io_, io_->inDescs, ir, rel, "GetDynamicInputDataType");
         return d == nullptr ? ge::DT_UNDEFINED : d->GetDataType();
     }
     ge::DataType GetOutputDataType(size_t i) const {

@@ -333,7 +333,6 @@ int Run(const char* requestPath) {
     // Inputs in definition order.
     gert::OpIo io;
     io.type = type;
-    std::vector<std::vector<uint8_t>> data(ins.size());
     std::vector<std::string> inNames;
     for (const auto& p : ins) inNames.push_back(p->Name());
     for (const auto& g : req.inputs) {
@@ -343,17 +342,20 @@ int Run(const char* requestPath) {
             Fail("--input " + g.name + ": " + type + " has no input of that name (inputs: " + Join(inNames) + ")");
         }
     }
-    std::vector<const GivenInput*> given(ins.size(), nullptr);
+    // The tensors given for each input, in command-line order (a DYNAMIC input takes a list).
+    std::vector<std::vector<const GivenInput*>> given(ins.size());
     for (size_t i = 0; i < ins.size(); ++i) {
         const ops::OpParamDef& p = *ins[i];
         for (const auto& g : req.inputs) {
-            if (g.name == p.Name()) given[i] = &g;
+            if (g.name == p.Name()) given[i].push_back(&g);
         }
-        if (p.Type() == ops::DYNAMIC) {
-            Fail("input " + p.Name() + " of " + type + " is DYNAMIC (a tensor list): not supported by ascendc op run");
+        if (given[i].size() > 1 && p.Type() != ops::DYNAMIC) {
+            Fail("--input " + p.Name() + " is given " + std::to_string(given[i].size()) + " times, but only a DYNAMIC input of " +
+                 type + " takes a list");
         }
-        if (given[i] == nullptr && p.Type() == ops::REQUIRED) {
-            Fail("input " + p.Name() + " of " + type + " is required: give it with --input " + p.Name() + "=FILE");
+        if (given[i].empty() && p.Type() != ops::OPTIONAL) {
+            Fail("input " + p.Name() + " of " + type + " is required: give it with --input " + p.Name() + "=FILE" +
+                 (p.Type() == ops::DYNAMIC ? " (once per tensor of the list)" : ""));
         }
     }
 
@@ -379,8 +381,8 @@ int Run(const char* requestPath) {
     for (size_t c = 0; c < combos && combo == combos; ++c) {
         bool ok = true;
         for (size_t i = 0; i < given.size(); ++i) {
-            if (given[i] != nullptr && !ins[i]->DataTypes().empty() && typeAt(*ins[i], c) != given[i]->dtype) {
-                ok = false;
+            for (const GivenInput* g : given[i]) {
+                if (!ins[i]->DataTypes().empty() && typeAt(*ins[i], c) != g->dtype) ok = false;
             }
         }
         if (ok) combo = c;
@@ -388,7 +390,7 @@ int Run(const char* requestPath) {
     if (combos > 0 && combo == combos) {
         std::string have, supported;
         for (size_t i = 0; i < given.size(); ++i) {
-            if (given[i] != nullptr) have += (have.empty() ? "" : ", ") + given[i]->name + "=" + DtypeName(given[i]->dtype);
+            for (const GivenInput* g : given[i]) have += (have.empty() ? "" : ", ") + g->name + "=" + DtypeName(g->dtype);
         }
         for (size_t c = 0; c < combos; ++c) {
             std::string one;
@@ -398,22 +400,31 @@ int Run(const char* requestPath) {
         Fail(type + " does not accept " + have + "; its data-type combinations are:" + supported);
     }
 
+    // One entry per instance; an OPTIONAL input not given is one absent entry.
+    size_t instances = 0;
+    for (const auto& g : given) instances += std::max<size_t>(g.size(), 1);
+    std::vector<std::vector<uint8_t>> data(instances);
     for (size_t i = 0; i < ins.size(); ++i) {
-        io.inNames.push_back(ins[i]->Name());
-        io.inPresent.push_back(given[i] != nullptr);
-        if (given[i] == nullptr) {
+        io.irInputs.emplace_back(io.inShapes.size(), given[i].size());
+        if (given[i].empty()) {
+            io.inNames.push_back(ins[i]->Name());
+            io.inPresent.push_back(false);
             io.inShapes.emplace_back();
             io.inDescs.emplace_back(ge::DT_UNDEFINED);
             io.inTensors.emplace_back();
             continue;
         }
-        const GivenInput& g = *given[i];
-        size_t bytes = static_cast<size_t>(g.shape.GetShapeSize()) * static_cast<size_t>(ge::GetSizeByDataType(g.dtype));
-        data[i] = ReadFile(g.file, bytes, g.name);
-        gert::StorageShape shape(g.shape);
-        io.inShapes.push_back(shape);
-        io.inDescs.emplace_back(g.dtype);
-        io.inTensors.emplace_back(shape, g.dtype, data[i].data(), data[i].size());
+        for (const GivenInput* g : given[i]) {
+            size_t at = io.inShapes.size();
+            size_t bytes = static_cast<size_t>(g->shape.GetShapeSize()) * static_cast<size_t>(ge::GetSizeByDataType(g->dtype));
+            data[at] = ReadFile(g->file, bytes, g->name);
+            gert::StorageShape shape(g->shape);
+            io.inNames.push_back(g->name);
+            io.inPresent.push_back(true);
+            io.inShapes.push_back(shape);
+            io.inDescs.emplace_back(g->dtype);
+            io.inTensors.emplace_back(shape, g->dtype, data[at].data(), data[at].size());
+        }
     }
 
     // Outputs: every defined output must be named.
@@ -427,8 +438,8 @@ int Run(const char* requestPath) {
         }
     }
     gert::StorageShape firstShape;
-    for (size_t i = 0; i < given.size(); ++i) {
-        if (given[i] != nullptr) {
+    for (size_t i = 0; i < io.inShapes.size(); ++i) {
+        if (io.inPresent[i]) {
             firstShape = io.inShapes[i];
             break;
         }
@@ -554,9 +565,14 @@ int Run(const char* requestPath) {
     std::ostringstream report;
     report << "op " << type << "\n";
     if (config != nullptr && !config->opFile.empty()) report << "kernel_file " << config->opFile << "\n";
-    for (size_t i = 0; i < io.inNames.size(); ++i) {
-        report << "input " << io.inNames[i] << " " << (io.inPresent[i] ? static_cast<int>(io.inDescs[i].GetDataType()) : -1)
-                  << "\n";
+    for (size_t i = 0; i < ins.size(); ++i) {
+        const gert::AnchorInstanceInfo& a = io.irInputs[i];
+        int dt = a.GetInstanceNum() > 0 ? static_cast<int>(io.inDescs[a.GetInstanceStart()].GetDataType()) : -1;
+        if (ins[i]->Type() == ops::DYNAMIC) {
+            report << "input_list " << ins[i]->Name() << " " << dt << " " << a.GetInstanceNum() << "\n";
+        } else {
+            report << "input " << ins[i]->Name() << " " << dt << "\n";
+        }
     }
     for (size_t i = 0; i < io.outNames.size(); ++i) {
         const gert::Shape& s = io.outShapes[i].GetStorageShape();
