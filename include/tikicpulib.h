@@ -87,18 +87,34 @@ void LaunchKernel(Loc loc, const char* name, const char* argText, uint32_t block
     }
 }
 
+// Overload ranks: RunKernelAs(Rank<1>{}, …) prefers the Rank<1> form when both fit.
+template <int N>
+struct Rank : Rank<N - 1> {};
+template <>
+struct Rank<0> {};
+
 // ICPU_RUN_KF: a launch in the mode SetKernelMode chose. Of an overload set (a kernel named `abs`
 // beside the C library's), `kernel` is the one function returning void.
 template <typename... P, typename... A>
-void RunKernel(Loc loc, const char* name, const char* argText, uint32_t blockDim, void (*kernel)(P...),
-               A&&... args) {
+void RunKernelAs(Rank<1>, Loc loc, const char* name, const char* argText, uint32_t blockDim,
+                 void (*kernel)(P...), A&&... args) {
     LaunchKernel<P...>(loc, name, argText, blockDim, 255, kernel, std::forward<A>(args)...);
 }
+
+// An overload set with templates in it (a kernel named `sqrt` or `exp` beside <cmath>'s, whose
+// function templates leave the parameter types undeducible): the kernel taking the arguments'
+// own types.
+template <typename... A>
+void RunKernelAs(Rank<0>, Loc loc, const char* name, const char* argText, uint32_t blockDim,
+                 void (*kernel)(typename std::decay<A>::type...), A&&... args) {
+    LaunchKernel<typename std::decay<A>::type...>(loc, name, argText, blockDim, 255, kernel, std::forward<A>(args)...);
+}
+
 
 }  // namespace detail
 }  // namespace AscendC
 
-#define ICPU_RUN_KF(func, blockDim, ...)                                                     \
-    ::AscendC::detail::RunKernel(::AscendC::detail::Loc(__FILE__, __LINE__, 0), #func, #__VA_ARGS__, \
-                                 static_cast<uint32_t>(blockDim), func, ##__VA_ARGS__)
+#define ICPU_RUN_KF(func, blockDim, ...)                                                                 \
+    ::AscendC::detail::RunKernelAs(::AscendC::detail::Rank<1>{}, ::AscendC::detail::Loc(__FILE__, __LINE__, 0), \
+                                   #func, #__VA_ARGS__, static_cast<uint32_t>(blockDim), func, ##__VA_ARGS__)
 #define ICPU_SET_TILING_KEY(key) (::AscendC::detail::TilingKey() = (key))

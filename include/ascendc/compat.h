@@ -72,6 +72,9 @@ constexpr auto DivCeil(T a, U b) -> decltype((a + b - 1) / b) {
     return b == 0 ? decltype((a + b - 1) / b)(0) : (a + b - 1) / b;
 }
 
+// `a` rounded up to a multiple of `b` (positive integers); 0 when b is 0.
+constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return b == 0 ? 0 : (a + b - 1) / b * b; }
+
 // ceil(num1 / num2) for positive num1, num2; 0 when num2 is 0.
 constexpr int32_t CeilDivision(int32_t num1, int32_t num2) {
     return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
@@ -192,6 +195,11 @@ using namespace AscendC;
 #define ASCEND_IS_AIC (ascendc_core_is(1) != 0)
 #define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
 #define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
+
+// `g_coreType == AIC` / `== AIV`: the kind of core running the block, under the names the vendor's
+// compiler provides (a coupled AI Core counts as AIV).
+enum AscendcCoreType : int32_t { AIC = 1, AIV = 2 };
+#define g_coreType (ascendc_core_is(0) != 0 ? AIV : AIC)
 
 // The kernel's type; a vector-only kernel running on a cube core (or the reverse) stops the block.
 #define KERNEL_TASK_TYPE_DEFAULT(type) \

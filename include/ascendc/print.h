@@ -28,4 +28,11 @@ void printf(const char* fmt, Args... args) {
 
 }  // namespace AscendC
 
-#define PRINTF AscendC::printf
+namespace AscendC {
+// PRINTF: printf under its other name, qualified (`AscendC::PRINTF`) or not.
+template <typename... Args>
+void PRINTF(const char* fmt, Args... args) {
+    printf(fmt, args...);
+}
+}  // namespace AscendC
+using AscendC::PRINTF;

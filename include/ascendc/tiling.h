@@ -25,11 +25,16 @@
     type var;                                          \
     ::AscendC::detail::ReadTiling(&var, tiling, sizeof(type))
 // The struct GET_TILING_DATA reads: the one REGISTER_TILING_DEFAULT registered in the kernel,
-// else ASCENDC_TILING_DATA_TYPE.
+// else ASCENDC_TILING_DATA_TYPE. A GET_TILING_DATA defined before this header (the tiling
+// headers kernel unit tests -include define their own) is kept.
+#ifndef GET_TILING_DATA
 #define GET_TILING_DATA(var, tiling)                                                                          \
     using AscendcTiling_##var =                                                                               \
         typename ::AscendC::detail::DefaultTiling<AscendcTilingDefault_, struct ASCENDC_TILING_DATA_TYPE>::type;  \
     GET_TILING_DATA_WITH_STRUCT(AscendcTiling_##var, var, tiling)
+#endif
+// The qualifier of tiling-data pointers in kernel signatures (nothing on the simulator).
+#define __tiling_data_ptr__
 // `ptr` points to a copy of the tiling struct (valid in the enclosing scope).
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, ptr, tiling) \
     GET_TILING_DATA_WITH_STRUCT(type, ptr##_ascendc_copy, tiling); \

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "ascendc/host/kernel_macros_off.h"
 #include "ascendc/host/context.h"
 #include "ascendc/host/ge_types.h"
 #include "ascendc/host/op_def.h"
 #include "ascendc/host/platform_infos.h"
+#include "ascendc/host/kernel_macros_on.h"

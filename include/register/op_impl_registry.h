@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "ascendc/host/kernel_macros_off.h"
 #include "ascendc/host/context.h"
 #include "ascendc/host/ge_shape.h"
 #include "ascendc/host/ge_types.h"
 #include "ascendc/host/op_def.h"
+#include "ascendc/host/kernel_macros_on.h"
 
 #ifndef IMPL_OP_INFERDATATYPE
 // IMPL_OP_INFERDATATYPE(Type).InferDataType(g): the same builder.

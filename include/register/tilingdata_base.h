@@ -17,9 +17,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "ascendc/host/kernel_macros_off.h"
 #include "ascendc/host/fail.h"
 #include "ascendc/host/context.h"
 #include "ascendc/host/ge_types.h"
+#include "ascendc/host/kernel_macros_on.h"
 
 namespace optiling {
 

@@ -12,7 +12,7 @@ namespace Base {
 
 // ceil(a / b) for non-negative a and positive b.
 template <typename T, typename U>
-inline T CeilDiv(T a, U b) {
+constexpr T CeilDiv(T a, U b) {
     if (b == 0) {
         return 0;
     }
@@ -21,7 +21,7 @@ inline T CeilDiv(T a, U b) {
 
 // floor(a / b) for non-negative a and positive b.
 template <typename T, typename U>
-inline T FloorDiv(T a, U b) {
+constexpr T FloorDiv(T a, U b) {
     if (b == 0) {
         return 0;
     }
@@ -30,19 +30,19 @@ inline T FloorDiv(T a, U b) {
 
 // a rounded up to a multiple of b.
 template <typename T, typename U>
-inline T CeilAlign(T a, U b) {
+constexpr T CeilAlign(T a, U b) {
     return static_cast<T>(CeilDiv(a, b) * static_cast<T>(b));
 }
 
 // a rounded down to a multiple of b.
 template <typename T, typename U>
-inline T FloorAlign(T a, U b) {
+constexpr T FloorAlign(T a, U b) {
     return static_cast<T>(FloorDiv(a, b) * static_cast<T>(b));
 }
 
 // The remainder of the last of ceil(a / b) pieces of b: b when a is a multiple of b.
 template <typename T, typename U>
-inline T GetTail(T a, U b) {
+constexpr T GetTail(T a, U b) {
     if (b == 0 || a == 0) {
         return 0;
     }

@@ -7,6 +7,10 @@
 //! which the program then simulates). Everything else passes through to the compiler
 //! (`$ASCENDC_CXX`, else `$CXX` unless it names `ascendc`, else `g++`).
 //!
+//! As a compiler launcher (CMake's `CMAKE_CXX_COMPILER_LAUNCHER`, which the `tikicpulib` package
+//! sets): `ascendc cxx /usr/bin/c++ -c …`, a first argument naming a program (an executable file,
+//! or a command on `PATH`; neither an option nor a source) is the compiler to run.
+//!
 //! The wrapper's own options, taken out of the arguments wherever they stand: `--product NAME`
 //! (else `$ASCENDC_PRODUCT`), `--run-mode cpu|npu` (else `$ASCENDC_RUN_MODE`), the vendor
 //! compiler's `--npu-arch dav-XXXX` (selects that architecture's series, or checks that the
@@ -194,12 +198,47 @@ pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> 
     Ok(out)
 }
 
+/// True when `p` is a file with an execute bit.
+fn executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The compiler a launcher invocation names first (see the module documentation): a path to an
+/// executable file, or a bare command found on `PATH` that is no file here; not `ascendc` itself.
+fn leading_compiler(args: &[String]) -> Option<&str> {
+    let first = args.first()?;
+    let path = Path::new(first);
+    if first.starts_with('-') || toolchain::is_source(path) {
+        return None;
+    }
+    let is_self = path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("ascendc"));
+    let found = if first.contains('/') {
+        executable(path)
+    } else {
+        !path.exists()
+            && std::env::var_os("PATH").is_some_and(|dirs| {
+                std::env::split_paths(&dirs).any(|d| executable(&d.join(first)))
+            })
+    };
+    (found && !is_self).then_some(first.as_str())
+}
+
 /// Runs the compiler on `args` (see the module documentation); its exit status is returned.
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let (cxx, lead, args) = match leading_compiler(args) {
+        Some(c) => (c.to_string(), Vec::new(), &args[1..]),
+        None => {
+            let (c, l) = toolchain::compiler();
+            (c, l, args)
+        }
+    };
     let line = command_line(args, tmp.path())?;
-    let (cxx, lead) = toolchain::compiler();
     let status = Command::new(&cxx)
         .args(&lead)
         .args(&line)
@@ -275,6 +314,25 @@ mod tests {
         assert_eq!(
             split(&strings(&["--product"])).unwrap_err(),
             "--product needs a value"
+        );
+    }
+
+    #[test]
+    fn a_launcher_invocation_names_the_compiler_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let k = dir.path().join("k.cpp");
+        std::fs::write(&k, "int x;\n").unwrap();
+        let k = k.display().to_string();
+        assert_eq!(
+            leading_compiler(&strings(&["/bin/sh", "-c", &k])),
+            Some("/bin/sh")
+        );
+        assert_eq!(leading_compiler(&strings(&["sh", "-c", &k])), Some("sh"));
+        assert_eq!(leading_compiler(&strings(&[&k, "-c"])), None);
+        assert_eq!(leading_compiler(&strings(&["-c", &k])), None);
+        assert_eq!(
+            leading_compiler(&strings(&["/no/such/c++", "-c", &k])),
+            None
         );
     }
 

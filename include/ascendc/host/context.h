@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <string>
 #include <utility>
@@ -112,11 +113,23 @@ private:
     Shape storage_;
 };
 
+// How a shape was padded to the storage format's rank (accepted; ND data has none).
+class ExpandDimsType {
+public:
+    ExpandDimsType() = default;
+    explicit ExpandDimsType(int64_t) {}
+    explicit ExpandDimsType(const char*) {}
+};
+
+// Where a tensor's data is (kernel unit tests build host tensors).
+enum class TensorPlacement { kOnDeviceHbm, kOnHost, kFollowing, kTensorPlacementEnd };
+
 // Origin and storage format of a tensor.
 class StorageFormat {
 public:
     StorageFormat() = default;
     StorageFormat(ge::Format origin, ge::Format storage) : origin_(origin), storage_(storage) {}
+    StorageFormat(ge::Format origin, ge::Format storage, const ExpandDimsType&) : origin_(origin), storage_(storage) {}
     ge::Format GetOriginFormat() const { return origin_; }
     ge::Format GetStorageFormat() const { return storage_; }
 
@@ -130,6 +143,7 @@ class CompileTimeTensorDesc {
 public:
     CompileTimeTensorDesc() = default;
     explicit CompileTimeTensorDesc(ge::DataType dt) : dtype_(dt) {}
+    CompileTimeTensorDesc(ge::DataType dt, const StorageFormat& format) : dtype_(dt), format_(format) {}
     ge::DataType GetDataType() const { return dtype_; }
     void SetDataType(ge::DataType dt) { dtype_ = dt; }
     ge::Format GetOriginFormat() const { return format_.GetOriginFormat(); }
@@ -147,6 +161,12 @@ public:
     Tensor() = default;
     Tensor(const StorageShape& shape, ge::DataType dt, const void* data, size_t bytes)
         : shape_(shape), dtype_(dt), data_(data), bytes_(bytes) {}
+    // The form kernel unit tests build: `addr` (may be null) holds the shape's elements.
+    Tensor(const StorageShape& shape, const StorageFormat& format, TensorPlacement, ge::DataType dt, void* addr)
+        : shape_(shape), dtype_(dt), format_(format), data_(addr),
+          bytes_(addr == nullptr || shape.GetStorageShape().GetShapeSize() < 0
+                     ? 0
+                     : static_cast<size_t>(ge::GetSizeInBytes(shape.GetStorageShape().GetShapeSize(), dt))) {}
     const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
     const StorageShape& GetShape() const { return shape_; }
@@ -172,6 +192,13 @@ private:
 // GetAttrPointer<gert::ContinuousVector> returns; cast GetData() to the element type).
 class ContinuousVector {
 public:
+    // An empty vector with room for `capacity` elements of T (a unit test's workspace list).
+    template <typename T>
+    static std::unique_ptr<ContinuousVector> Create(size_t capacity) {
+        std::unique_ptr<ContinuousVector> v(new ContinuousVector());
+        v->bytes_.resize(capacity * sizeof(T));
+        return v;
+    }
     size_t GetSize() const { return size_; }
     size_t GetCapacity() const { return size_; }
     const void* GetData() const { return bytes_.data(); }
@@ -323,6 +350,8 @@ const T* RuntimeAttrs::GetAttrPointer(size_t i) const {
 class TilingData {
 public:
     explicit TilingData(size_t capacity) : buf_(capacity) {}
+    // A buffer of `capacity` bytes (kernel unit tests hand it to OpTilingContextBuilder).
+    static std::unique_ptr<TilingData> CreateCap(size_t capacity) { return std::unique_ptr<TilingData>(new TilingData(capacity)); }
     void* GetData() { return buf_.data(); }
     const void* GetData() const { return buf_.data(); }
     size_t GetCapacity() const { return buf_.size(); }
@@ -504,7 +533,9 @@ public:
         if (num != 1) {
             ascendc_host::Fail("GetWorkspaceSizes(" + std::to_string(num) + "): one workspace is supported (pass 1)");
         }
-        workspaces_.assign(num, 0);
+        if (workspaces_.size() != num) {
+            workspaces_.assign(num, 0);
+        }
         return workspaces_.data();
     }
     size_t GetWorkspaceNum() const { return workspaces_.size(); }

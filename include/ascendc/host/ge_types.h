@@ -11,6 +11,8 @@ namespace ge {
 
 // Status of host functions (TilingFunc, InferShape, InferDataType): GRAPH_SUCCESS or a failure.
 using graphStatus = uint32_t;
+// The character type of the framework's string interfaces.
+using char_t = char;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
