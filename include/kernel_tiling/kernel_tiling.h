@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+// Kernel UT tiling headers copy the struct with an unqualified memcpy after including this one.
+#include <cstring>
 
 namespace AscendC {
 namespace tiling {}

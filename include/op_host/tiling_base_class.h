@@ -8,6 +8,9 @@
 
 #include "ascendc/host/context.h"
 #include "ascendc/host/op_log.h"
+// Tiling classes read the platform through platform_ascendc::PlatformAscendC (and code including
+// this header names it without including it).
+#include "tiling/platform/platform_ascendc.h"
 
 namespace Ops {
 namespace Base {

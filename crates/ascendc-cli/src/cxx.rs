@@ -9,7 +9,9 @@
 //!
 //! As a compiler launcher (CMake's `CMAKE_CXX_COMPILER_LAUNCHER`, which the `tikicpulib` package
 //! sets): `ascendc cxx /usr/bin/c++ -c …`, a first argument naming a program (an executable file,
-//! or a command on `PATH`; neither an option nor a source) is the compiler to run.
+//! or a command on `PATH`; neither an option nor a source) is the compiler to run, and only the
+//! sources are rewritten: no headers, macros, standard or library are added (the build system's
+//! targets carry them).
 //!
 //! The wrapper's own options, taken out of the arguments wherever they stand: `--product NAME`
 //! (else `$ASCENDC_PRODUCT`), `--run-mode cpu|npu` (else `$ASCENDC_RUN_MODE`), the vendor
@@ -149,6 +151,18 @@ fn chosen_mode(s: &Split) -> Result<RunMode, String> {
 
 /// The compiler command line for `args`, with rewritten sources in `tmp`.
 pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> {
+    build_line(args, tmp, false)
+}
+
+/// The launcher's command line for `args` (the compiler named before them): the sources
+/// rewritten, nothing added — the build system's targets carry the headers and macros (the
+/// `tikicpulib::<SoC>` targets do), so host sources compiled through the same launcher (a
+/// TilingFunc) keep the host branch of the headers.
+fn launcher_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> {
+    build_line(args, tmp, true)
+}
+
+fn build_line(args: &[String], tmp: &Path, launcher: bool) -> Result<Vec<String>, String> {
     let split = split(args)?;
     let profile = chosen_profile(&split)?;
     let mode = chosen_mode(&split)?;
@@ -164,7 +178,11 @@ pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> 
     let sources: Vec<PathBuf> = positions.iter().map(|&i| PathBuf::from(&args[i])).collect();
     let prepared = toolchain::prepare(&sources, &include_dirs(args), tmp)?;
     let std = (!args.iter().any(|a| a.starts_with("-std="))).then_some("c++17");
-    let mut out = toolchain::cflags(std, mode, profile);
+    let mut out = if launcher {
+        Vec::new()
+    } else {
+        toolchain::cflags(std, mode, profile)
+    };
     out.extend(prepared.quote_dirs);
     // Replace each source by its prepared arguments, in place.
     let mut prepared_args = prepared.args.into_iter().peekable();
@@ -184,9 +202,10 @@ pub fn command_line(args: &[String], tmp: &Path) -> Result<Vec<String>, String> 
     }
     // A shared object gets neither the library nor the product: its code binds to the
     // simulator of the program that loads it (aclrtBinaryLoadFromData).
-    if !args
-        .iter()
-        .any(|a| NO_LINK.contains(&a.as_str()) || a == "-shared")
+    if !launcher
+        && !args
+            .iter()
+            .any(|a| NO_LINK.contains(&a.as_str()) || a == "-shared")
     {
         out.push(
             product::registration_source(profile, tmp)?
@@ -231,14 +250,17 @@ fn leading_compiler(args: &[String]) -> Option<&str> {
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let (cxx, lead, args) = match leading_compiler(args) {
-        Some(c) => (c.to_string(), Vec::new(), &args[1..]),
+    let (cxx, lead, line) = match leading_compiler(args) {
+        Some(c) => (
+            c.to_string(),
+            Vec::new(),
+            launcher_line(&args[1..], tmp.path())?,
+        ),
         None => {
             let (c, l) = toolchain::compiler();
-            (c, l, args)
+            (c, l, command_line(args, tmp.path())?)
         }
     };
-    let line = command_line(args, tmp.path())?;
     let status = Command::new(&cxx)
         .args(&lead)
         .args(&line)
@@ -328,6 +350,10 @@ mod tests {
             Some("/bin/sh")
         );
         assert_eq!(leading_compiler(&strings(&["sh", "-c", &k])), Some("sh"));
+        // Launched, the line is the build system's with the sources rewritten: no macros added.
+        let tmp = tempfile::tempdir().unwrap();
+        let line = launcher_line(&strings(&["-DX=1", "-c", &k]), tmp.path()).unwrap();
+        assert_eq!(line, strings(&["-DX=1", "-c", &k]));
         assert_eq!(leading_compiler(&strings(&[&k, "-c"])), None);
         assert_eq!(leading_compiler(&strings(&["-c", &k])), None);
         assert_eq!(
