@@ -24,17 +24,32 @@ fn text(o: &Output) -> (String, String) {
     )
 }
 
-/// A directory holding `x.npy` and `golden.npy` from the operator's `gen_data.py`.
-fn data(dtype: &str, rows: u32, cols: u32) -> tempfile::TempDir {
+/// A directory holding what `<op>/scripts/gen_data.py ARGS…` writes.
+fn gen_data(op: &Path, args: &[&str]) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     let o = Command::new("python3")
-        .arg(op().join("scripts/gen_data.py"))
-        .args([dtype, &rows.to_string(), &cols.to_string()])
+        .arg(op.join("scripts/gen_data.py"))
+        .args(args)
         .current_dir(tmp.path())
         .output()
         .expect("python3 runs");
     assert!(o.status.success(), "gen_data.py: {:?}", text(&o));
     tmp
+}
+
+/// NegTail's `x.npy` and `golden.npy`.
+fn data(dtype: &str, rows: u32, cols: u32) -> tempfile::TempDir {
+    gen_data(&op(), &[dtype, &rows.to_string(), &cols.to_string()])
+}
+
+/// Runs the python `script` in `dir`; fails the test when it fails.
+fn python(dir: &Path, script: &str) {
+    let o = Command::new("python3")
+        .args(["-c", script])
+        .current_dir(dir)
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{:?}", text(&o));
 }
 
 /// `ascendc op run tests/ops/neg_tail -v -I tests/ops/common/inc ARGS…` in `dir`.
@@ -152,12 +167,7 @@ fn without_infershape_the_output_takes_the_input_shape_unless_given() {
 a = np.load('y.npy'); g = np.load('golden.npy')\n\
 assert a.shape == (8, 125), a.shape\n\
 assert (a.reshape(-1).view(np.uint16) == g.view(np.uint16)).all()\n";
-    let o = Command::new("python3")
-        .args(["-c", check])
-        .current_dir(d.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
+    python(d.path(), check);
 }
 
 #[test]
@@ -204,15 +214,8 @@ fn an_output_named_like_an_input_updates_it_in_place() {
     // The kernel reads the old values through the *output* address: only when the output is the
     // input `var` does it see them (a separate output buffer would give 0 + x).
     let op = repo().join("tests/ops/add_inplace");
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = gen_data(&op, &["1024"]);
     let d = tmp.path();
-    let o = Command::new("python3")
-        .arg(op.join("scripts/gen_data.py"))
-        .arg("1024")
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
     let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
         .args(["op", "run"])
         .arg(&op)
@@ -226,12 +229,7 @@ fn an_output_named_like_an_input_updates_it_in_place() {
     let check = "import numpy as np\n\
 a = np.load('out.npy'); g = np.load('golden.npy')\n\
 assert a.shape == g.shape and (a.view(np.uint32) == g.view(np.uint32)).all()\n";
-    let o = Command::new("python3")
-        .args(["-c", check])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
+    python(d, check);
 }
 
 #[test]
@@ -239,15 +237,8 @@ fn bool_tensors_run_as_bytes_and_come_back_as_numpy_bool() {
     // DTYPE_X is `bool` and ORIG_DTYPE_X DT_BOOL in the kernel (a static_assert there); the output
     // file is a numpy bool array.
     let op = repo().join("tests/ops/flip_flags");
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = gen_data(&op, &["2048"]);
     let d = tmp.path();
-    let o = Command::new("python3")
-        .arg(op.join("scripts/gen_data.py"))
-        .arg("2048")
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
     let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
         .args(["op", "run"])
         .arg(&op)
@@ -260,12 +251,7 @@ fn bool_tensors_run_as_bytes_and_come_back_as_numpy_bool() {
     let check = "import numpy as np\n\
 a = np.load('y.npy'); g = np.load('golden.npy')\n\
 assert a.dtype == np.bool_ and a.shape == g.shape and (a == g).all(), (a.dtype, a.shape)\n";
-    let o = Command::new("python3")
-        .args(["-c", check])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
+    python(d, check);
 }
 
 #[test]
@@ -273,15 +259,8 @@ fn a_dynamic_input_takes_a_list_of_tensors() {
     // Three tensors for the DYNAMIC input x (--input x=… three times): the TilingFunc reads them
     // with GetIrInputInstanceInfo / GetDynamicInputShape, the kernel through its ListTensorDesc.
     let op = repo().join("tests/ops/sum_list");
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = gen_data(&op, &["3", "512"]);
     let d = tmp.path();
-    let o = Command::new("python3")
-        .arg(op.join("scripts/gen_data.py"))
-        .args(["3", "512"])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_ascendc"))
             .args(["op", "run"])
@@ -299,12 +278,7 @@ fn a_dynamic_input_takes_a_list_of_tensors() {
     let check = "import numpy as np\n\
 a = np.load('y.npy'); g = np.load('golden.npy')\n\
 assert a.shape == g.shape and (a.view(np.uint32) == g.view(np.uint32)).all()\n";
-    let o = Command::new("python3")
-        .args(["-c", check])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
+    python(d, check);
     // A plain input given twice is refused.
     let add = repo().join("tests/ops/add_inplace");
     let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
