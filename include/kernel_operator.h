@@ -40,3 +40,4 @@
 #include "ascendc/vec_fused.h"
 #include "ascendc/sort.h"
 #include "ascendc/kernel_log.h"
+#include "ascendc/adv/kernel.h"

@@ -131,6 +131,32 @@ using std::remove_cv;
 using std::remove_pointer;
 using std::remove_reference;
 using std::remove_volatile;
+// The `_t` and `_v` shorthands of the traits above.
+using std::add_const_t;
+using std::add_cv_t;
+using std::add_lvalue_reference_t;
+using std::add_pointer_t;
+using std::add_rvalue_reference_t;
+using std::add_volatile_t;
+using std::conditional_t;
+using std::enable_if_t;
+using std::remove_const_t;
+using std::remove_cv_t;
+using std::remove_pointer_t;
+using std::remove_reference_t;
+using std::remove_volatile_t;
+#if __cplusplus >= 201703L
+using std::is_array_v;
+using std::is_base_of_v;
+using std::is_const_v;
+using std::is_convertible_v;
+using std::is_floating_point_v;
+using std::is_integral_v;
+using std::is_pointer_v;
+using std::is_reference_v;
+using std::is_same_v;
+using std::is_void_v;
+#endif
 }  // namespace Std
 
 // The core's system counter: instructions issued so far on this core (no timing model).

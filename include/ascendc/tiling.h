@@ -6,6 +6,14 @@
 
 #include "types.h"
 
+// register/tilingdata_base.h defines these macros too (a single-source program includes both):
+// the header included last defines them.
+#undef BEGIN_TILING_DATA_DEF
+#undef TILING_DATA_FIELD_DEF
+#undef TILING_DATA_FIELD_DEF_ARR
+#undef TILING_DATA_FIELD_DEF_STRUCT
+#undef END_TILING_DATA_DEF
+#undef REGISTER_TILING_DATA_CLASS
 #define BEGIN_TILING_DATA_DEF(name) struct name {
 #define TILING_DATA_FIELD_DEF(type, field)                  \
     type field;                                             \

@@ -154,6 +154,14 @@ struct TilingClassRegistrar {
 }  // namespace detail
 }  // namespace optiling
 
+// The kernel header ascendc/tiling.h and this one both define the tiling-struct macros (a
+// single-source program includes both): the one included last defines them.
+#undef BEGIN_TILING_DATA_DEF
+#undef TILING_DATA_FIELD_DEF
+#undef TILING_DATA_FIELD_DEF_ARR
+#undef TILING_DATA_FIELD_DEF_STRUCT
+#undef END_TILING_DATA_DEF
+#undef REGISTER_TILING_DATA_CLASS
 #define BEGIN_TILING_DATA_DEF(name)                       \
     class name : public ::optiling::TilingDef {            \
     public:                                                \

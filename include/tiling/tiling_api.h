@@ -1,6 +1,7 @@
-// The host tiling API header operators include: the platform and tiling-struct definitions.
-// The high-level APIs' tiling helpers (matmul, softmax, …) are not provided.
+// The host tiling API header operators include: the platform and tiling-struct definitions and
+// the high-level APIs' host helpers (ascendc/adv/tiling.h).
 #pragma once
 
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "ascendc/adv/tiling.h"

@@ -69,7 +69,23 @@ pub fn snake_case(op: &str) -> String {
     out
 }
 
+/// Tiling structs of the high-level APIs the kernel headers define (kernel_tiling.h on the
+/// device), with the header the prelude includes instead of emitting them.
+const PROVIDED: [(&str, &str); 2] = [
+    ("SoftMaxTiling", "ascendc/adv/softmax_struct.h"),
+    ("LogSoftMaxTiling", "ascendc/adv/softmax_struct.h"),
+];
+
 fn emit_struct(out: &mut String, s: &TilingStruct) {
+    if let Some((_, header)) = PROVIDED.iter().find(|p| p.0 == s.name) {
+        let _ = writeln!(out, "#include \"{header}\"");
+    } else {
+        emit_definition(out, s);
+    }
+    emit_layout_checks(out, s);
+}
+
+fn emit_definition(out: &mut String, s: &TilingStruct) {
     let _ = writeln!(out, "struct {} {{", s.name);
     for f in &s.fields {
         if f.count == 1 {
@@ -79,6 +95,9 @@ fn emit_struct(out: &mut String, s: &TilingStruct) {
         }
     }
     let _ = writeln!(out, "}};");
+}
+
+fn emit_layout_checks(out: &mut String, s: &TilingStruct) {
     let _ = writeln!(
         out,
         "static_assert(sizeof({0}) == {1}, \"{0}: the kernel struct must be the {1} bytes op_host saves\");",

@@ -14,6 +14,7 @@ pub mod acl;
 pub mod acl_event;
 pub mod acl_graph;
 pub mod acl_kernel;
+pub mod adv;
 pub mod copy;
 pub mod copy_pad;
 pub mod cube;

@@ -455,13 +455,14 @@ fn pow2(e: i32) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
 }
 
-/// Rounds `x` to an integral value with `mode` (exact: no intermediate rounding).
+/// Rounds `x` to an integral value with `mode` (exact: no intermediate rounding). The sign is
+/// kept, as IEEE 754 rounding to integral does: −0 stays −0, −0.3 rounded up is −0.
 pub fn round_integral(x: f64, mode: RoundMode) -> f64 {
     if !x.is_finite() {
         return x;
     }
     let r = mode.round_magnitude(x.abs(), x < 0.0);
-    if x < 0.0 {
+    if x.is_sign_negative() {
         -r
     } else {
         r

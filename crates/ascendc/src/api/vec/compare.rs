@@ -150,13 +150,16 @@ pub(crate) fn compare_run<U: ByteMask, T: Arith>(
         check_compare_type::<T>(core, api, mode, table)?;
         let mut issue = compare_issue::<T>(core, api, loc, issue);
         let saved = core.vector.mask;
+        let saved_counter = core.vector.counter_mode;
         let ineffective = !support::COMPARE_MASK_EFFECTIVE[core.profile.product as usize];
         if let (true, Issue::Level0 { repeat, .. }) = (ineffective, issue) {
-            // The mask argument is reserved: every lane is compared, the register is untouched.
+            // The mask argument is reserved: every lane of `repeat` repeats is compared, in
+            // counter mode too (the counter is not read), and the register is untouched.
             issue = Issue::Level0 {
                 mask: Mask::Bits([u64::MAX; 2]),
                 repeat,
             };
+            core.vector.counter_mode = false;
         }
         let lanes = lanes_for(T::SIZE);
         let mut ops = vec![Opnd::of("src0", src0, strides[0].0, strides[0].1, false)];
@@ -170,6 +173,7 @@ pub(crate) fn compare_run<U: ByteMask, T: Arith>(
         });
         if ineffective && matches!(issue, Issue::Level0 { .. }) {
             core.vector.mask = saved;
+            core.vector.counter_mode = saved_counter;
         }
         r
     })

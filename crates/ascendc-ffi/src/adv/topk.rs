@@ -1,0 +1,1 @@
+//! topk C ABI (being written).

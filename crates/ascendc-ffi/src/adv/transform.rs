@@ -1,0 +1,1 @@
+//! The transform family's C ABI (BroadCast is not implemented yet).

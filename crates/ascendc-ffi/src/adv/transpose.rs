@@ -1,0 +1,1 @@
+//! transpose C ABI (being written).

@@ -1,0 +1,1 @@
+//! The topk family (being written).

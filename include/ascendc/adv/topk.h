@@ -1,0 +1,4 @@
+// High-level API: topk (being written).
+#pragma once
+
+#include "common.h"

@@ -1,0 +1,4 @@
+// High-level API: transform (being written).
+#pragma once
+
+#include "common.h"

@@ -1,0 +1,5 @@
+// Host helpers: transform (being written).
+#pragma once
+
+#include "../host/ge_shape.h"
+#include "common.h"

@@ -1,0 +1,4 @@
+// High-level API: transpose (being written).
+#pragma once
+
+#include "common.h"
