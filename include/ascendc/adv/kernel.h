@@ -12,6 +12,3 @@
 #include "quantization.h"
 #include "reduce.h"
 #include "softmax.h"
-#include "topk.h"
-#include "transform.h"
-#include "transpose.h"

@@ -22,6 +22,3 @@ using TensorDataType = ge::DataType;
 #include "quantization_tiling.h"
 #include "reduce_tiling.h"
 #include "softmax_tiling.h"
-#include "topk_tiling.h"
-#include "transform_tiling.h"
-#include "transpose_tiling.h"

@@ -12,9 +12,6 @@ pub mod pad;
 pub mod quantization;
 pub mod reduce;
 pub mod softmax;
-pub mod topk;
-pub mod transform;
-pub mod transpose;
 
 use crate::abi::AscLocal;
 use ascendc::adv::math::Tmp;

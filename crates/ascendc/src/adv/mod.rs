@@ -11,9 +11,6 @@ pub mod normalization;
 pub mod pad;
 pub mod quantization;
 pub mod reduce;
-pub mod topk;
-pub mod transform;
-pub mod transpose;
 pub mod utils;
 
 pub use utils::init_global_memory::{fill, init_global_memory, init_output};

@@ -1,1 +1,0 @@
-//! topk C ABI (being written).

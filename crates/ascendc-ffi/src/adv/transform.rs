@@ -1,1 +1,0 @@
-//! The transform family's C ABI (BroadCast is not implemented yet).

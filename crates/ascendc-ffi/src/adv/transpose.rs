@@ -1,1 +1,0 @@
-//! transpose C ABI (being written).

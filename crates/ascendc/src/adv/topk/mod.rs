@@ -1,1 +1,0 @@
-//! The topk family (being written).

@@ -1,1 +1,0 @@
-//! The transform family (being written).

@@ -1,1 +1,0 @@
-//! The transpose family (being written).

@@ -1,4 +1,0 @@
-// High-level API: topk (being written).
-#pragma once
-
-#include "common.h"

@@ -1,4 +1,0 @@
-// High-level API: transform (being written).
-#pragma once
-
-#include "common.h"

@@ -1,5 +1,0 @@
-// Host helpers: transform (being written).
-#pragma once
-
-#include "../host/ge_shape.h"
-#include "common.h"

@@ -1,4 +1,0 @@
-// High-level API: transpose (being written).
-#pragma once
-
-#include "common.h"
