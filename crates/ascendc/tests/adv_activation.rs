@@ -225,8 +225,13 @@ fn inputs<T: Num>(n: usize, seed: u64) -> Vec<T> {
     v
 }
 
+/// Bit-exact, except that any NaN matches any NaN: a NaN's sign and payload are not modelled (the
+/// host's own arithmetic gives either sign, by optimisation level).
 fn check_bits<T: Num>(what: &str, got: &[T], want: &[T], x: &[T]) {
     for i in 0..want.len() {
+        if got[i].to_f64().is_nan() && want[i].to_f64().is_nan() {
+            continue;
+        }
         assert_eq!(
             got[i].bits(),
             want[i].bits(),
