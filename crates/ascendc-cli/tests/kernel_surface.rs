@@ -159,11 +159,11 @@ fn exhausted_local_mem_allocator_names_the_buffer() {
 fn missing_apis_stay_compile_errors_naming_the_symbol() {
     let o = run_kernel(
         "#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void k() {\n\
-         AscendC::LocalTensor<float> t;\nAscendC::Ceil(t, t, 64);\n}\n",
+         AscendC::LocalTensor<float> t;\nAscendC::NoSuchVectorOp(t, t, 64);\n}\n",
     );
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("Ceil"), "{err}");
+    assert!(err.contains("NoSuchVectorOp"), "{err}");
     let o = run_kernel(
         "#include \"kernel_operator.h\"\nstruct A { int v; };\n\
          extern \"C\" __global__ __aicore__ void k() {\n\
