@@ -71,9 +71,12 @@ pub fn snake_case(op: &str) -> String {
 
 /// Tiling structs of the high-level APIs the kernel headers define (kernel_tiling.h on the
 /// device), with the header the prelude includes instead of emitting them.
-const PROVIDED: [(&str, &str); 2] = [
+const PROVIDED: [(&str, &str); 5] = [
     ("SoftMaxTiling", "ascendc/adv/softmax_struct.h"),
     ("LogSoftMaxTiling", "ascendc/adv/softmax_struct.h"),
+    ("RmsNormTiling", "ascendc/adv/normalization.h"),
+    ("PadTiling", "ascendc/adv/pad.h"),
+    ("UnPadTiling", "ascendc/adv/pad.h"),
 ];
 
 fn emit_struct(out: &mut String, s: &TilingStruct) {

@@ -186,3 +186,45 @@ fn a_program_built_by_ascendc_cxx_simulates_its_product() {
         "error: --npu-arch=dav-2201 is NPU architecture 2201, but the product is Ascend310P3 (architecture 2002)"
     );
 }
+
+/// Host code that names its SoC (`GetInstance(customSocVersion)`, the form for hosts without an
+/// NPU) and prints the core count the platform answers with.
+fn run_named_soc(name: &str, product: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("named_soc.cpp");
+    std::fs::write(
+        &src,
+        format!(
+            "#include <cstdio>\n#include \"tiling/platform/platform_ascendc.h\"\n\
+             int main() {{\n\
+             auto* p = platform_ascendc::PlatformAscendCManager::GetInstance(\"{name}\");\n\
+             std::printf(\"aiv %u\\n\", p->GetCoreNumAiv());\n  return 0;\n}}\n"
+        ),
+    )
+    .unwrap();
+    ascendc(&["run", "--product", product, src.to_str().unwrap()], None)
+}
+
+#[test]
+fn get_instance_with_a_soc_name_answers_for_the_simulated_product() {
+    let o = run_named_soc("Ascend910B1", "Ascend910B3");
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("aiv 40\n"), "{out}");
+
+    let o = run_named_soc("Ascend950PR_9589", "A2");
+    let (out, err) = text(&o);
+    assert!(!o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("GetInstance(\"Ascend950PR_9589\"): no modelled SoC of that name"),
+        "{err}"
+    );
+
+    let o = run_named_soc("Ascend310P1", "A2");
+    let (out, err) = text(&o);
+    assert!(!o.status.success(), "{out}\n{err}");
+    assert!(
+        err.contains("names a Ascend310P SoC, but the simulated product is Ascend910B"),
+        "{err}"
+    );
+}

@@ -97,6 +97,41 @@ pub extern "C" fn ascendc_platform_line() -> *const c_char {
     .as_ptr()
 }
 
+/// Why `PlatformAscendCManager::GetInstance(customSocVersion)` cannot answer for SoC `name`, or
+/// `None` when `name` is a SoC of the simulated product (the platform then answers with the
+/// simulated product's facts, the ones the kernels run on).
+pub fn soc_mismatch(name: &str) -> Option<String> {
+    let simulated = match profile() {
+        Ok(p) => p,
+        Err(e) => return Some(e),
+    };
+    match ChipProfile::by_name(name) {
+        None => Some(format!(
+            "GetInstance(\"{name}\"): no modelled SoC of that name ({})",
+            ChipProfile::accepted_names()
+        )),
+        Some(named) if named.product != simulated.product => Some(format!(
+            "GetInstance(\"{name}\") names a {:?} SoC, but the simulated product is {:?} ({}); run with --product {name} to simulate it",
+            named.product, simulated.product, simulated.soc
+        )),
+        Some(_) => None,
+    }
+}
+
+/// [`soc_mismatch`] for C: null when `name` is a SoC of the simulated product, else the
+/// reason (valid for the rest of the process).
+///
+/// # Safety
+/// `name` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_platform_soc_mismatch(name: *const c_char) -> *const c_char {
+    let name = CStr::from_ptr(name).to_string_lossy();
+    match soc_mismatch(&name) {
+        None => std::ptr::null(),
+        Some(why) => CString::new(why).unwrap_or_default().into_raw(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -287,6 +287,41 @@ fn floor_matches_the_emulation_on_both_products() {
 }
 
 #[test]
+fn floor_on_310b_is_the_count_form_cast_chain() {
+    let input = values(1024, 11);
+    let input16 = halves(&input);
+    let count = 1000;
+    for tmp in [256, 0] {
+        let got = unary("310B", floor::floor, &input, tmp, count);
+        let want: Vec<f32> = input[..1000].iter().map(|x| x.floor()).collect();
+        same_f32(&got, &want, &format!("Floor float 310B tmp {tmp}"), &input);
+        let got = unary("310B", floor::floor, &input16, tmp, count);
+        let want: Vec<f16> = input16[..1000]
+            .iter()
+            .map(|x| narrow(x.to_f32().floor(), false))
+            .collect();
+        same_f16(&got, &want, &format!("Floor half 310B tmp {tmp}"), &input16);
+    }
+    let e = error("310B", |ub| {
+        let (d, s, t) = (
+            ub.tensor::<f16>(64),
+            ub.tensor::<f16>(64),
+            ub.tensor::<u8>(96),
+        );
+        floor::floor(&d, &s, Tmp::Shared(&t), 64)
+    });
+    assert!(e.message.contains("96 bytes is too small"), "{e}");
+    let e = error("310B", |ub| {
+        let (d, s) = (ub.tensor::<f32>(64), ub.tensor::<f32>(64));
+        ceil::ceil(&d, &s, Tmp::Stack(ub.pipe), 64)
+    });
+    assert!(
+        e.message.contains("Ceil is not available on Ascend310B"),
+        "{e}"
+    );
+}
+
+#[test]
 fn ceil_matches_the_emulation_on_both_products() {
     check_rounding("Ceil", ceil::ceil, ceil::ceil, Mode::Ceil, false);
 }

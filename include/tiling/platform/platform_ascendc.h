@@ -130,6 +130,9 @@ private:
 class PlatformAscendCManager {
 public:
     static PlatformAscendC* GetInstance();
+    // The form for hosts without an NPU: `customSocVersion` must name a SoC of the simulated
+    // product (a null pointer is the form above); the platform answers for the simulated product.
+    static PlatformAscendC* GetInstance(const char* customSocVersion);
 };
 
 }  // namespace platform_ascendc
@@ -139,6 +142,8 @@ using platform_ascendc::NpuArch;
 
 // The simulator's platform line of the simulated product (`platform …`, or `error MESSAGE`).
 extern "C" const char* ascendc_platform_line();
+// Null when the SoC name is one of the simulated product's, else why not.
+extern "C" const char* ascendc_platform_soc_mismatch(const char* name);
 
 namespace ascendc_host {
 // The platform of the simulated product, read from the simulator on first use (`ascendc op run`
@@ -163,4 +168,14 @@ inline fe::PlatFormInfos& CurrentPlatform() {
 inline platform_ascendc::PlatformAscendC* platform_ascendc::PlatformAscendCManager::GetInstance() {
     static PlatformAscendC p(&ascendc_host::CurrentPlatform());
     return &p;
+}
+
+inline platform_ascendc::PlatformAscendC* platform_ascendc::PlatformAscendCManager::GetInstance(
+    const char* customSocVersion) {
+    if (customSocVersion != nullptr) {
+        if (const char* why = ascendc_platform_soc_mismatch(customSocVersion)) {
+            ascendc_host::Fail(std::string("PlatformAscendCManager::") + why);
+        }
+    }
+    return GetInstance();
 }
