@@ -237,3 +237,21 @@ enum AscendcCoreType : int32_t { AIC = 1, AIV = 2 };
             ::AscendC::detail::KernelTaskType(type, ::AscendC::detail::Loc(__FILE__, __LINE__, 0)); \
         }                                                                                     \
     } while (0)
+
+// The device compiler's scalar min / max of two integers of one type, callable unqualified in
+// kernel code (`min(baseM, rowNum)`). Plain overloads, as the device declares them: exact
+// matches win over std::min / std::max, and other argument types still reach those templates.
+#define ASCENDC_SCALAR_MIN_MAX(T)                               \
+    inline T min(T a, T b) { return b < a ? b : a; }            \
+    inline T max(T a, T b) { return a < b ? b : a; }
+ASCENDC_SCALAR_MIN_MAX(char)
+ASCENDC_SCALAR_MIN_MAX(unsigned char)
+ASCENDC_SCALAR_MIN_MAX(short)
+ASCENDC_SCALAR_MIN_MAX(unsigned short)
+ASCENDC_SCALAR_MIN_MAX(int)
+ASCENDC_SCALAR_MIN_MAX(unsigned int)
+ASCENDC_SCALAR_MIN_MAX(long)
+ASCENDC_SCALAR_MIN_MAX(unsigned long)
+ASCENDC_SCALAR_MIN_MAX(long long)
+ASCENDC_SCALAR_MIN_MAX(unsigned long long)
+#undef ASCENDC_SCALAR_MIN_MAX

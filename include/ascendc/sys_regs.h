@@ -10,6 +10,7 @@ extern "C" {
 int32_t ascendc_ctrl_spr(uint8_t op, int8_t startBit, int8_t endBit, int64_t* value, AscLoc loc);
 int32_t ascendc_saturation(uint8_t op, uint8_t mode, uint8_t* flag, AscLoc loc);
 int32_t ascendc_store_atomic(uint8_t op, uint16_t* type, uint16_t* atomicOp, AscLoc loc);
+int32_t ascendc_set_overflow(uint64_t ctrlValue, AscLoc loc);
 }
 
 namespace AscendC {
@@ -29,6 +30,14 @@ int64_t GetCtrlSpr(detail::Loc loc = detail::Loc()) {
     detail::Check(ascendc_ctrl_spr(1, startBit, endBit, &value, loc));
     return value;
 }
+
+// The vendor's scalar utilities; SetOverflow(1) selects the fp16 Inf/NaN mode, SetOverflow(0)
+// saturation (the products that always saturate warn on 1 and keep saturating).
+struct AscendCUtils {
+    static void SetOverflow(uint64_t ctrlValue, detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_set_overflow(ctrlValue, loc));
+    }
+};
 
 enum class SaturationMode : uint8_t {
     FLOAT,  // floating-point arithmetic and conversions to half / bfloat16_t (CTRL[48])

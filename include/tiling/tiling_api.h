@@ -3,5 +3,6 @@
 #pragma once
 
 #include "register/tilingdata_base.h"
+#include "securec.h"  // memcpy_s and the other bounded copies host code calls with tiling structs
 #include "tiling/platform/platform_ascendc.h"
 #include "ascendc/adv/tiling.h"

@@ -71,12 +71,19 @@ pub fn snake_case(op: &str) -> String {
 
 /// Tiling structs of the high-level APIs the kernel headers define (kernel_tiling.h on the
 /// device), with the header the prelude includes instead of emitting them.
-const PROVIDED: [(&str, &str); 5] = [
+const PROVIDED: [(&str, &str); 12] = [
     ("SoftMaxTiling", "ascendc/adv/softmax_struct.h"),
     ("LogSoftMaxTiling", "ascendc/adv/softmax_struct.h"),
     ("RmsNormTiling", "ascendc/adv/normalization.h"),
     ("PadTiling", "ascendc/adv/pad.h"),
     ("UnPadTiling", "ascendc/adv/pad.h"),
+    ("LayerNormTiling", "ascendc/adv/layernorm.h"),
+    ("LayerNormSeparateTiling", "ascendc/adv/layernorm.h"),
+    ("DeepNormTiling", "ascendc/adv/layernorm.h"),
+    ("LayerNormGradTiling", "ascendc/adv/layernorm_grad.h"),
+    ("LayerNormGradBetaTiling", "ascendc/adv/layernorm_grad.h"),
+    ("TopkTiling", "ascendc/adv/topk_struct.h"),
+    ("BatchNormTiling", "ascendc/adv/batch_group_norm.h"),
 ];
 
 fn emit_struct(out: &mut String, s: &TilingStruct) {

@@ -4,7 +4,8 @@
 
 use crate::abi::{call, AscLoc};
 use ascendc::api::ctrl_spr::{
-    get_ctrl_spr, get_saturation_flag, set_ctrl_spr, set_saturation_flag_mode, SaturationMode,
+    get_ctrl_spr, get_saturation_flag, set_ctrl_spr, set_overflow, set_saturation_flag_mode,
+    SaturationMode,
 };
 use ascendc::api::store_atomic::{
     get_store_atomic_config, set_store_atomic_config, AtomicDtype, AtomicOp,
@@ -60,6 +61,12 @@ pub unsafe extern "C" fn ascendc_saturation(op: u8, mode: u8, flag: *mut u8, loc
             Ok(())
         }
     })
+}
+
+/// `AscendCUtils::SetOverflow(ctrl_value)`.
+#[no_mangle]
+pub extern "C" fn ascendc_set_overflow(ctrl_value: u64, loc: AscLoc) -> i32 {
+    call(loc, || set_overflow(ctrl_value))
 }
 
 /// `SetStoreAtomicConfig<*ty, *atomic_op>()` (`op` 0) or `GetStoreAtomicConfig(*ty,

@@ -131,7 +131,8 @@ pub use multicore::determine::{
 pub use position::Hardware;
 
 pub use api::ctrl_spr::{
-    get_ctrl_spr, get_saturation_flag, set_ctrl_spr, set_saturation_flag_mode, SaturationMode,
+    get_ctrl_spr, get_saturation_flag, set_ctrl_spr, set_overflow, set_saturation_flag_mode,
+    SaturationMode,
 };
 pub use api::gm_bypass::{read_gm_by_pass_dcache, write_gm_by_pass_dcache};
 pub use api::que_config::TQueConfig;

@@ -9,8 +9,8 @@ use ascendc::prelude::*;
 use ascendc::{
     disable_dma_atomic, get_ctrl_spr, get_saturation_flag, get_store_atomic_config,
     pop_stack_buffer, read_gm_by_pass_dcache, set_atomic_add, set_atomic_max, set_ctrl_spr,
-    set_saturation_flag_mode, set_store_atomic_config, write_gm_by_pass_dcache, AtomicDtype,
-    AtomicOp, Category, Hardware, LaunchReport, SaturationMode, TQueConfig,
+    set_overflow, set_saturation_flag_mode, set_store_atomic_config, write_gm_by_pass_dcache,
+    AtomicDtype, AtomicOp, Category, Hardware, LaunchReport, SaturationMode, TQueConfig,
 };
 use common::*;
 
@@ -174,6 +174,31 @@ fn ctrl_bit_48_is_the_fp16_overflow_mode() {
         assert_eq!(get_ctrl_spr(48, 48)?, 0);
         Ok(())
     });
+}
+
+/// `AscendCUtils::SetOverflow`: 1 is the Inf/NaN mode (CTRL[48] = 1 on A2/A3), 0 saturation; on
+/// 310P, whose simulated vector unit always saturates, 1 warns and 0 does nothing.
+#[test]
+fn set_overflow_is_the_fp16_overflow_mode() {
+    run(|| {
+        set_overflow(1)?;
+        assert_eq!(get_ctrl_spr(48, 48)?, 1);
+        assert!(!get_saturation_flag(SaturationMode::FLOAT)?);
+        set_overflow(0)?;
+        assert_eq!(get_ctrl_spr(48, 48)?, 0);
+        Ok(())
+    });
+    let r = run_on(&ASCEND310P, || {
+        set_overflow(0)?;
+        set_overflow(1)
+    });
+    let w: Vec<String> = warnings(&r).iter().map(|d| d.to_string()).collect();
+    assert!(
+        w.len() == 1
+            && w[0].contains("AscendCUtils::SetOverflow")
+            && w[0].contains("keep saturating"),
+        "{w:?}"
+    );
 }
 
 /// `SetSaturationFlag<CAST>(true)` / `GetSaturationFlag<CAST>()` (the pages' examples), and

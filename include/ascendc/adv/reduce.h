@@ -1,5 +1,6 @@
-// High-level API, reduce family: Sum and Mean (half/float; A2, A3, 310P) and the patterned
-// ReduceMax / ReduceMin / ReduceSum / ReduceMean (Pattern::Reduce::AR / RA; A2, A3). The
+// High-level API, reduce family: Sum and Mean (half/float; A2, A3, 310P), ReduceXorSum (int16_t;
+// A2, A3, 310P) and the patterned ReduceMax / ReduceMin / ReduceSum / ReduceMean / ReduceProd /
+// ReduceAny / ReduceAll (Pattern::Reduce::AR / RA; A2, A3). The
 // patterned templates take the pattern as an explicit template argument, so they never
 // compete with the basic API's ReduceMax/ReduceMin/ReduceSum(dst, src, work, count, ...).
 #pragma once
@@ -13,6 +14,9 @@ int32_t ascendc_adv_sum(uint8_t op, uint8_t elem, uint8_t acc, const AscLocal* d
 int32_t ascendc_adv_reduce(uint8_t op, uint8_t elem, uint8_t pattern, bool reuse, const AscLocal* dst,
                            const AscLocal* src, const AscLocal* tmp, const void* pipe, uint32_t first,
                            uint32_t last, bool srcInnerPad, AscLoc loc);
+int32_t ascendc_adv_reduce_xor_sum(uint8_t elem, bool reuse, const AscLocal* dst, const AscLocal* src0,
+                                   const AscLocal* src1, const AscLocal* tmp, const void* pipe, uint32_t count,
+                                   AscLoc loc);
 }
 
 namespace AscendC {
@@ -108,6 +112,24 @@ ASCENDC_ADV_PATTERNED(ReduceMax, 0)
 ASCENDC_ADV_PATTERNED(ReduceMin, 1)
 ASCENDC_ADV_PATTERNED(ReduceSum, 2)
 ASCENDC_ADV_PATTERNED(ReduceMean, 3)
+ASCENDC_ADV_PATTERNED(ReduceProd, 4)
+ASCENDC_ADV_PATTERNED(ReduceAny, 5)
+ASCENDC_ADV_PATTERNED(ReduceAll, 6)
 #undef ASCENDC_ADV_PATTERNED
+
+// The sum of src0 ^ src1 over calCount int16_t elements, into dstTensor[0].
+template <typename T, bool isReuseSource = false>
+void ReduceXorSum(LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+                  LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, detail::Loc loc = detail::Loc()) {
+    detail::Check(ascendc_adv_reduce_xor_sum(detail::dtype<T>, isReuseSource, &dstTensor.Raw(), &src0Tensor.Raw(),
+                                             &src1Tensor.Raw(), &sharedTmpBuffer.Raw(), detail::PipeHandle(),
+                                             calCount, loc));
+}
+template <typename T, bool isReuseSource = false>
+void ReduceXorSum(LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+                  const uint32_t calCount, detail::Loc loc = detail::Loc()) {
+    detail::Check(ascendc_adv_reduce_xor_sum(detail::dtype<T>, isReuseSource, &dstTensor.Raw(), &src0Tensor.Raw(),
+                                             &src1Tensor.Raw(), nullptr, detail::PipeHandle(), calCount, loc));
+}
 
 }  // namespace AscendC

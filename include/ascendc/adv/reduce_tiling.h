@@ -1,11 +1,13 @@
 // Host helpers of the reduce family: GetSumMaxMinTmpSize, GetMeanMaxMinTmpSize,
-// GetMeanTmpBufferFactorSize and GetReduce{Max,Min,Sum,Mean}MaxMinTmpSize.
+// GetMeanTmpBufferFactorSize, GetReduce{Max,Min,Sum,Mean,Prod,Any,All}MaxMinTmpSize and
+// GetReduceXorSumMaxMinTmpSize.
 #pragma once
 
 #include <vector>
 
 #include "../host/ge_shape.h"
 #include "common.h"
+#include "reduce_pattern.h"
 
 extern "C" {
 void ascendc_adv_sum_tmp_size(uint32_t n, uint32_t typeSize, uint32_t* maxValue, uint32_t* minValue);
@@ -14,29 +16,11 @@ void ascendc_adv_mean_tmp_size(uint32_t n, uint32_t srcTypeSize, uint32_t accTyp
 void ascendc_adv_mean_tmp_factor(uint32_t typeSize, uint32_t* maxLiveNodeCount, uint32_t* extraBuf);
 void ascendc_adv_reduce_tmp_size(uint8_t op, uint32_t first, uint32_t last, uint32_t typeSize, uint8_t pattern,
                                  bool isReuseSource, uint32_t* maxValue, uint32_t* minValue);
+void ascendc_adv_reduce_xor_sum_tmp_size(uint32_t n, uint32_t typeSize, bool isReuseSource, uint32_t* maxValue,
+                                         uint32_t* minValue);
 }
 
 namespace AscendC {
-
-// The host spelling of the reduce patterns.
-enum class ReducePattern : uint32_t {
-    AR = 0,
-    RA = 1,
-    R,
-    ARA,
-    ARAR,
-    ARARA,
-    ARARAR,
-    ARARARA,
-    ARARARAR,
-    ARARARARA,
-    RAR,
-    RARA,
-    RARAR,
-    RARARA,
-    RARARAR,
-    RARARARA,
-};
 
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxSize,
                                 uint32_t& minSize) {
@@ -78,6 +62,15 @@ ASCENDC_ADV_REDUCE_TMP(ReduceMax, 0)
 ASCENDC_ADV_REDUCE_TMP(ReduceMin, 1)
 ASCENDC_ADV_REDUCE_TMP(ReduceSum, 2)
 ASCENDC_ADV_REDUCE_TMP(ReduceMean, 3)
+ASCENDC_ADV_REDUCE_TMP(ReduceProd, 4)
+ASCENDC_ADV_REDUCE_TMP(ReduceAny, 5)
+ASCENDC_ADV_REDUCE_TMP(ReduceAll, 6)
 #undef ASCENDC_ADV_REDUCE_TMP
+
+inline void GetReduceXorSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                         uint32_t& maxValue, uint32_t& minValue) {
+    ascendc_adv_reduce_xor_sum_tmp_size(static_cast<uint32_t>(srcShape.GetShapeSize()), typeSize, isReuseSource,
+                                        &maxValue, &minValue);
+}
 
 }  // namespace AscendC

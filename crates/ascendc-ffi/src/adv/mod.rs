@@ -2,16 +2,26 @@
 //! kernel calls and one for its host helpers.
 
 pub mod activation;
+pub mod batch_group_norm;
+pub mod broadcast;
 pub mod filter;
 pub mod index;
+pub mod layernorm;
+pub mod layernorm_grad;
 pub mod math_exp_log;
+pub mod math_gamma;
 pub mod math_round;
 pub mod math_trig;
+pub mod norm_stats;
 pub mod normalization;
 pub mod pad;
 pub mod quantization;
 pub mod reduce;
 pub mod softmax;
+pub mod softmax_flash;
+pub mod softmax_flash_v3;
+pub mod softmax_grad;
+pub mod topk;
 
 use crate::abi::AscLocal;
 use ascendc::adv::math::Tmp;

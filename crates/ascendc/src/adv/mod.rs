@@ -11,6 +11,7 @@ pub mod normalization;
 pub mod pad;
 pub mod quantization;
 pub mod reduce;
+pub mod sort;
 pub mod utils;
 
 pub use utils::init_global_memory::{fill, init_global_memory, init_output};

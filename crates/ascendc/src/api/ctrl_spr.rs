@@ -123,6 +123,35 @@ pub fn set_saturation_flag_mode(mode: SaturationMode, enable_sat: bool) -> Resul
     })
 }
 
+/// `AscendCUtils::SetOverflow(ctrlValue)`: 1 selects the fp16 Inf/NaN mode, anything else
+/// saturation (A2/A3 and 310B: `CTRL[48]`; 310P: `CTRL[53]`, inverted). Where the simulator's
+/// vector unit always saturates (310P, 910), selecting saturation does nothing and selecting
+/// Inf/NaN warns that results still saturate.
+#[track_caller]
+pub fn set_overflow(ctrl_value: u64) -> Result<()> {
+    const API: &str = "AscendCUtils::SetOverflow";
+    let loc = SourceLoc::caller();
+    with_core(API, loc, |core| {
+        let inf_nan = ctrl_value == 1;
+        if core.profile.fp16_inf_nan_switchable {
+            core.vector.fp16_saturation = !inf_nan;
+        } else if inf_nan {
+            core.warn_once(
+                Category::Unsupported,
+                API,
+                "inf-nan",
+                format!(
+                    "the fp16 Inf/NaN mode is not modelled on {}: half results keep saturating",
+                    core.profile
+                ),
+                loc,
+            );
+        }
+        core.issue(Pipe::S, API, loc, &[]);
+        Ok(())
+    })
+}
+
 /// `GetSaturationFlag<mode>()`: whether saturation is on for `mode` (both are on at reset).
 /// A2/A3.
 #[track_caller]

@@ -1,6 +1,7 @@
 //! Tensor padding (张量变换): `Pad` and `UnPad` of a 2-D tensor along its width, with their
 //! host tiling.
 
+pub mod broadcast;
 pub mod pad_unpad;
 
 pub use pad_unpad::{

@@ -53,7 +53,7 @@ fn fadd<T: ReduceElement>() -> BinFn<T> {
 
 /// Checks and returns `(first, last, padLast)`.
 #[allow(clippy::too_many_arguments)]
-fn check<T: Element>(
+pub(super) fn check<T: Element>(
     api: &'static str,
     types: &[DType],
     dst: &LocalTensor<T>,
@@ -113,7 +113,7 @@ fn check<T: Element>(
 }
 
 /// An error unless `tmp` holds the `need` bytes the host helper gives.
-fn check_tmp(api: &'static str, tmp: &LocalTensor<u8>, need: u32) -> Result<()> {
+pub(super) fn check_tmp(api: &'static str, tmp: &LocalTensor<u8>, need: u32) -> Result<()> {
     if tmp.get_size() < need {
         return Err(SimError::new(
             Category::Size,
@@ -564,7 +564,7 @@ fn fold_tail<T: ReduceElement>(
 }
 
 /// The largest power of two not above `n` (`FindK`; 1 for 0).
-fn find_k(n: u32) -> u32 {
+pub(super) fn find_k(n: u32) -> u32 {
     if n == 0 {
         1
     } else {
@@ -614,7 +614,7 @@ pub fn reduce_min_max_min_tmp_size(
 }
 
 /// Rows the first-axis halving keeps in the temporary buffer.
-fn ra_rows(first: u32) -> u32 {
+pub(super) fn ra_rows(first: u32) -> u32 {
     let k = find_k(first);
     if k == first && first > 1 {
         k >> 1

@@ -22,8 +22,9 @@ const SORT32_ITEMS: u64 = 32;
 /// their input order. Per repeat `src0` moves 32 elements, `src1` 128 bytes and `dst` 256 bytes
 /// (32 pairs, i.e. 64 floats or 128 halves). Pair layout: score in bytes 0–3 (float) or 0–1
 /// (half, bytes 2–3 written as 0), index in bytes 4–7. `repeat_time` in [0, 255] (0 does
-/// nothing). Starts: `src0` 128-byte (float) / 64-byte (half) aligned, `src1` 128-byte, `dst`
-/// 256-byte, so that every repeat is aligned.
+/// nothing). Starts: 32-byte aligned, as the page's parameter table asks (its repeat paragraph
+/// speaks of 128/256-byte alignment, but the vendor's own TopK issues Sort32 on buffers that are
+/// only 32-byte aligned).
 #[track_caller]
 pub fn sort32<T: Element>(
     dst: &LocalTensor<T>,
@@ -37,9 +38,9 @@ pub fn sort32<T: Element>(
         check_dtype(core, api, T::DTYPE, &support::PAIRS)?;
         let repeat = repeat_in(api, "repeatTime", repeat_time as i64, 0)?;
         let size = T::SIZE as u64;
-        let d = Ub::of(api, "dst", dst, SORT32_ITEMS * PAIR_BYTES)?;
-        let s0 = Ub::of(api, "src0", src0, SORT32_ITEMS * size)?;
-        let s1 = Ub::of(api, "src1", src1, SORT32_ITEMS * 4)?;
+        let d = Ub::of(api, "dst", dst, 32)?;
+        let s0 = Ub::of(api, "src0", src0, 32)?;
+        let s1 = Ub::of(api, "src1", src1, 32)?;
         if repeat == 0 {
             core.warn(
                 Category::Nop,
