@@ -1,7 +1,7 @@
 //! `ascendc run --trace FILE --report` on a C++ kernel: the trace-event JSON of every launch and
 //! the timing report on stderr.
 
-#[path = "../../ascendc/tests/trace_json/mod.rs"]
+#[path = "../../ascendc/tests/support/trace_json/mod.rs"]
 mod trace_json;
 
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! an invariant broke (a panic escaping a call, a failed call that changed memory, a successful
 //! call that wrote outside its destination).
 
-#[path = "../tests/fuzz_engine/mod.rs"]
+#[path = "../tests/basic/fuzz_engine/mod.rs"]
 mod fuzz;
 
 use std::time::Instant;

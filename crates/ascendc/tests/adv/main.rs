@@ -1,0 +1,25 @@
+//! The high-level API (`ascendc::adv`): one test binary, one module per family.
+
+#[path = "../support/ub_harness/mod.rs"]
+mod ub_harness;
+
+mod activation;
+mod batch_group_norm;
+mod broadcast;
+mod exp_log;
+mod gamma;
+mod layernorm;
+mod layernorm_grad;
+mod norm;
+mod norm_stats;
+mod quant;
+mod reduce;
+mod reduce_more;
+mod round;
+mod softmax;
+mod softmax_flash;
+mod softmax_flash_v3;
+mod softmax_grad;
+mod topk;
+mod transform;
+mod trig;
