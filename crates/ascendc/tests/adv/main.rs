@@ -8,6 +8,7 @@ mod batch_group_norm;
 mod broadcast;
 mod exp_log;
 mod gamma;
+mod groupnorm;
 mod layernorm;
 mod layernorm_grad;
 mod norm;

@@ -1,9 +1,10 @@
 //! The normalization family (归一化操作): `RmsNorm`, `LayerNorm` (both forms), `Normalize`,
-//! `DeepNorm`, `BatchNorm`, `WelfordUpdate` / `WelfordFinalize`, `LayerNormGrad` / `LayerNormGradBeta`, with
+//! `DeepNorm`, `BatchNorm`, `GroupNorm`, `WelfordUpdate` / `WelfordFinalize`, `LayerNormGrad` / `LayerNormGradBeta`, with
 //! their host tiling helpers.
 
 pub mod batchnorm;
 pub mod deepnorm;
+pub mod groupnorm;
 pub mod layernorm;
 pub mod layernorm_grad;
 pub mod normalize;
@@ -14,6 +15,9 @@ pub use batchnorm::{
     batch_norm, batch_norm_max_min_tmp_size, batch_norm_tiling_info, BatchNormTiling,
 };
 pub use deepnorm::{deep_norm, deep_norm_max_min_tmp_size, deep_norm_tiling_info, DeepNormTiling};
+pub use groupnorm::{
+    group_norm, group_norm_max_min_tmp_size, group_norm_tiling_info, GroupNormTiling,
+};
 pub use layernorm::{
     layer_norm, layer_norm_max_min_tmp_size, layer_norm_nd_tiling_info, layer_norm_rstd,
     layer_norm_rstd_max_min_tmp_size, layer_norm_separate_tiling_info, LayerNormConfig,
