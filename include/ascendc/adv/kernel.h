@@ -19,6 +19,7 @@
 #include "reduce.h"
 #include "softmax.h"
 #include "softmax_flash.h"
+#include "softmax_flash_v1.h"
 #include "softmax_flash_v3.h"
 #include "softmax_grad.h"
 #include "topk.h"

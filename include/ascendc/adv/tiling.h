@@ -27,6 +27,7 @@ using TensorDataType = ge::DataType;
 #include "pad_tiling.h"
 #include "quantization_tiling.h"
 #include "reduce_tiling.h"
+#include "softmax_flash_v1_tiling.h"
 #include "softmax_flash_v3_tiling.h"
 #include "softmax_tiling.h"
 #include "topk_tiling.h"

@@ -19,6 +19,7 @@ pub mod quantization;
 pub mod reduce;
 pub mod softmax;
 pub mod softmax_flash;
+pub mod softmax_flash_v1;
 pub mod softmax_flash_v3;
 pub mod softmax_grad;
 pub mod topk;

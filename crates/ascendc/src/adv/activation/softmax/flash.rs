@@ -8,7 +8,7 @@
 
 use super::rows::{reduce_rows, row_op, Reduce, RowOp, Rows};
 use super::tiling::{SoftMaxShapeInfo, SoftMaxTiling};
-use crate::adv::common::{barrier_v, require, run, sync_event, Tmp, A2_A3_310P};
+use crate::adv::common::{barrier_v, require, run, sync_event, Tmp};
 use crate::api::vec::binary::{add, add_l0, max, max_l0, mul, mul_l0, sub, sub_l0};
 use crate::api::vec::cast::{cast, cast_l0};
 use crate::api::vec::copy::{copy, CopyRepeatParams};
@@ -204,7 +204,7 @@ fn copy_floats(p: Product, dst: &LocalTensor<f32>, src: &LocalTensor<f32>, n: u3
 
 /// `BroadCastLastImpl`: `m` row values `src_k` apart into rows of `dst_k` (A2/A3: counter-mode
 /// `Copy`; 310P: scalar reads and one `Duplicate` per row).
-fn broadcast_last(
+pub(crate) fn broadcast_last(
     p: Product,
     dst: &LocalTensor<f32>,
     src: &LocalTensor<f32>,
@@ -950,7 +950,7 @@ impl<T: Element, S: Element> Io<T, S> {
 }
 
 /// `(rows, row length)` of a shape argument, or of the source tensor's shape when it is empty.
-fn call_shape<T: Element>(
+pub(crate) fn call_shape<T: Element>(
     src: &LocalTensor<T>,
     shape: SoftMaxShapeInfo,
 ) -> Result<SoftMaxShapeInfo> {
@@ -1009,7 +1009,7 @@ fn flash_v2_call<T: Element, S: Element>(
     shape: SoftMaxShapeInfo,
     f: FlashV2Flags,
 ) -> Result<()> {
-    let p = require(API, A2_A3_310P)?;
+    let p = require(API, super::v300::PRODUCTS)?;
     let kind = match (T::DTYPE, S::DTYPE) {
         (DType::Float, DType::Float) => Kind::F32,
         (DType::Half, DType::Half) => Kind::F16F16,
@@ -1021,10 +1021,22 @@ fn flash_v2_call<T: Element, S: Element>(
             ))
         }
     };
+    if p == Product::Ascend310B && kind == Kind::F16F32 {
+        return Err(err(
+            Category::Type,
+            "half data with float max/sum is not supported on Ascend310B: max/sum of the data's type"
+                .into(),
+        ));
+    }
     if f.is_data_format_nz {
         return Err(err(
             Category::Unsupported,
-            "isDataFormatNZ = true is not yet simulated: use the ND layout".into(),
+            if p == Product::Ascend310B {
+                "isDataFormatNZ = true is not supported on Ascend310B (its page: ND only): use the ND layout"
+            } else {
+                "isDataFormatNZ = true is not yet simulated: use the ND layout"
+            }
+            .into(),
         ));
     }
     if f.config.mode == SoftmaxMode::OutputWithoutBrc {
@@ -1087,6 +1099,7 @@ fn flash_v2_call<T: Element, S: Element>(
             ),
         ));
     }
+    let shape_ori_k = ori_k;
     // The compile-time shape of the config decides the basic-block path and the reduction shape.
     let (basic, ori_k, ks) = if cfg.ori_src_m != 0 && cfg.ori_src_k != 0 {
         (
@@ -1113,6 +1126,24 @@ fn flash_v2_call<T: Element, S: Element>(
         check_rows("inMaxTensor", in_max.get_size(), rows, t.reduce_k)?;
         check_rows("inExpSumTensor", in_sum.get_size(), rows, t.reduce_k)?;
         check_rows("expMaxTensor", exp_max.get_size(), rows, em)?;
+    }
+    if p == Product::Ascend310B {
+        // isBasicBlock and the config's shape are reserved on 310B.
+        let io = super::v300::Io {
+            dst,
+            sum: &sum.reinterpret_cast(),
+            max: &max.reinterpret_cast(),
+            src,
+        };
+        if !f.is_update {
+            return super::v300::softmax(API, false, true, io, &work, &t, shape_ori_k);
+        }
+        let u = super::v300::Update {
+            exp_max,
+            in_sum: &in_sum.reinterpret_cast(),
+            in_max: &in_max.reinterpret_cast(),
+        };
+        return super::v300::flash_update(API, io, u, &work, &t, shape_ori_k);
     }
     let half = kind != Kind::F32;
     let unit = if basic && t.split_k == 1024 {
@@ -1227,7 +1258,7 @@ fn flash_v2_call<T: Element, S: Element>(
 /// `expMax` = e^(inMax − max), `expSum` = Σ dst + expMax · inExpSum. Row values fill one 32-byte
 /// block per row (8 floats / 16 halves; with half data and float max/sum, `expMax` holds 16
 /// halves per row). `T`: half or float; `S` = `T`, or float with half data. ND layout; A2, A3,
-/// 310P. Temporary space: `GetSoftMaxFlashV2MinTmpSize` bytes at least; `tiling` from
+/// 310P, 310B (310B: `S` = `T`; `isBasicBlock` reserved; the `v300` module's order). Temporary space: `GetSoftMaxFlashV2MinTmpSize` bytes at least; `tiling` from
 /// `SoftMaxFlashV2TilingFunc` (re-tiled for the buffer when the shape differs and
 /// `config.isCheckTiling`). The basic-block float path leaves `src` holding x − max
 /// (without `isUpdate`) or `inExpSum` holding expMax · inExpSum (with it), as on the device.

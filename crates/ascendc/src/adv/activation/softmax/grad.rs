@@ -25,7 +25,7 @@
 //! `Duplicate`s); SoftmaxGrad then subtracts and multiplies block by block.
 
 use super::tiling::{SoftMaxShapeInfo, SoftMaxTiling};
-use crate::adv::common::{barrier_v, require, run, sync_event, Tmp, A2_A3_310P};
+use crate::adv::common::{barrier_v, require, run, sync_event, Tmp};
 use crate::api::vec::binary::{add, add_l0, mul, mul_l0, sub, sub_l0};
 use crate::api::vec::cast::{cast, cast_l0};
 use crate::api::vec::copy::{copy, CopyRepeatParams};
@@ -53,13 +53,13 @@ const NZ: u32 = 16;
 /// `ReduceLastND`: `ori_m` rows (`src_m` stored) of `ori_k` valid elements `src_k` apart,
 /// summed into `dst_m` rows of `dst_k`.
 #[derive(Clone, Copy, Debug)]
-struct RowSum {
-    ori_m: u32,
-    ori_k: u32,
-    src_m: u32,
-    src_k: u32,
-    dst_m: u32,
-    dst_k: u32,
+pub(crate) struct RowSum {
+    pub(crate) ori_m: u32,
+    pub(crate) ori_k: u32,
+    pub(crate) src_m: u32,
+    pub(crate) src_k: u32,
+    pub(crate) dst_m: u32,
+    pub(crate) dst_k: u32,
 }
 
 /// `BroadCastLastND`: `src_m` row values `src_k` apart spread over `dst_m` rows of `dst_k`.
@@ -73,9 +73,9 @@ struct Spread {
 
 /// The running call: its API name and product.
 #[derive(Clone, Copy)]
-struct Ctx {
-    api: &'static str,
-    p: Product,
+pub(crate) struct Ctx {
+    pub(crate) api: &'static str,
+    pub(crate) p: Product,
 }
 
 impl Ctx {
@@ -122,7 +122,7 @@ const fn bin(blk: u8, rep: u8) -> BinaryRepeatParams {
 
 /// `ReduceSumLastNDImpl`: `dst` = each row's sum, broadcast over `dst_k`; `tmp` scratch of
 /// `dst_m · dst_k` floats.
-fn row_sum(
+pub(crate) fn row_sum(
     c: Ctx,
     dst: &LocalTensor<f32>,
     src: &LocalTensor<f32>,
@@ -1088,6 +1088,13 @@ fn grad_call<T: Element>(
     is_nz: bool,
 ) -> Result<()> {
     let p = product_of(api)?;
+    if p == Product::Ascend310B && is_nz {
+        return Err(SimError::new(
+            Category::Unsupported,
+            api,
+            "isDataFormatNZ = true is not supported on Ascend310B (its page: ND only): use the ND layout",
+        ));
+    }
     let c = Ctx { api, p };
     // isBasicBlock is reserved for NZ data.
     let job = Job {
@@ -1189,7 +1196,7 @@ fn grad_call<T: Element>(
         (_, false, true) => t.split_size + sums,
         (_, false, false) => t.split_size + 2 * sums,
     };
-    if work.get_size() < need {
+    if c.p != Product::Ascend310B && work.get_size() < need {
         return Err(size_error(
             api,
             format!(
@@ -1211,6 +1218,10 @@ fn grad_call<T: Element>(
                 if job.front { per_blk } else { k }
             ),
         ));
+    }
+    if c.p == Product::Ascend310B {
+        // isBasicBlock is reserved on 310B.
+        return super::v300::grad(api, job.front, dst, grad, src, &work, &t, ori_k);
     }
     if job.basic
         && t.range_m > 0
@@ -1239,16 +1250,9 @@ fn grad_call<T: Element>(
     }
 }
 
-/// The product of the running core; 310B (register-based, not simulated) refused.
+/// The product of the running core (A2, A3, 310P or 310B).
 fn product_of(api: &'static str) -> Result<Product> {
-    if crate::adv::common::product(api)? == Product::Ascend310B {
-        return Err(SimError::new(
-            Category::Unsupported,
-            api,
-            format!("{api} on Ascend310B (its register-based implementation) is not simulated yet: use A2, A3 or 310P"),
-        ));
-    }
-    require(api, A2_A3_310P)
+    require(api, super::v300::PRODUCTS)
 }
 
 /// `SoftmaxGrad<T, isReuseSource, isDataFormatNZ>(dst, grad, src, [sharedTmpBuffer,] tiling,

@@ -7,6 +7,7 @@
 
 use super::rows::{divide_rows, reduce_rows, row_op, Reduce, RowOp, Rows};
 use super::tiling::{kernel_tiling, SoftMaxShapeInfo, SoftMaxTiling};
+use super::v300;
 use crate::adv::common::{barrier_v, require, run, Tmp, A2_A3_310P};
 use crate::api::vec::cast::cast;
 use crate::api::vec::duplicate::duplicate;
@@ -31,7 +32,7 @@ struct Plan {
 
 /// Which operands a call has.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     /// SoftMax / LogSoftMax: computes max and sum.
     Full { log: bool },
     /// SoftMax without max/sum outputs.
@@ -233,7 +234,7 @@ fn pass_f32(
 
 /// The shared body of SoftMax, SimpleSoftMax and LogSoftMax.
 #[allow(clippy::too_many_arguments)]
-fn softmax_call<T: Element, S: Element>(
+pub(crate) fn softmax_call<T: Element, S: Element>(
     api: &'static str,
     kind: Kind,
     dst: &LocalTensor<T>,
@@ -244,7 +245,8 @@ fn softmax_call<T: Element, S: Element>(
     tiling: &SoftMaxTiling,
     shape: SoftMaxShapeInfo,
 ) -> Result<()> {
-    let p = require(api, A2_A3_310P)?;
+    let log = matches!(kind, Kind::Full { log: true });
+    let p = require(api, if log { A2_A3_310P } else { v300::PRODUCTS })?;
     let (t_half, s_half) = match (T::DTYPE, S::DTYPE) {
         (DType::Float, DType::Float) => (false, false),
         (DType::Half, DType::Half) => (true, true),
@@ -256,6 +258,19 @@ fn softmax_call<T: Element, S: Element>(
             ))
         }
     };
+    if p == Product::Ascend310B && t_half != s_half {
+        return Err(type_error(
+            api,
+            "half data with float max/sum is not supported on Ascend310B: max/sum of the data's type",
+        ));
+    }
+    if p == Product::Ascend310B && kind == Kind::NoStats {
+        return Err(SimError::new(
+            Category::Unsupported,
+            api,
+            "SoftMax without sumTensor/maxTensor has no Ascend310B implementation: pass sumTensor and maxTensor",
+        ));
+    }
     let buf = tmp.buffer(api)?;
     let work = buf.reinterpret_cast::<f32>();
     let sizes = (if t_half { 2 } else { 4 }, if s_half { 2 } else { 4 });
@@ -315,6 +330,19 @@ fn softmax_call<T: Element, S: Element>(
                 ));
             }
         }
+    }
+    if p == Product::Ascend310B {
+        let (sm, mx) = (
+            sum.expect("310B has stats").reinterpret_cast::<T>(),
+            max.expect("310B has stats").reinterpret_cast::<T>(),
+        );
+        let io = v300::Io {
+            dst,
+            sum: &sm,
+            max: &mx,
+            src,
+        };
+        return v300::softmax(api, kind == Kind::Simple, false, io, &work, &t, plan.ori_k);
     }
     set_mask_norm()?;
     reset_mask()?;
@@ -449,7 +477,8 @@ fn softmax_call<T: Element, S: Element>(
 /// [sharedTmpBuffer,] tiling, softmaxShapeInfo)`: per row of the last axis, `max` = the row
 /// maximum, `sum` = Σ e^(x − max), `dst` = e^(x − max) / sum; `max` and `sum` hold each row's
 /// value repeated over one 32-byte block (8 floats / 16 halves). `T`: half or float; `S` = `T`,
-/// or float with half data. ND layout; A2, A3, 310P. Temporary space: `GetSoftMaxMinTmpSize` at
+/// or float with half data. ND layout; A2, A3, 310P, 310B (310B: `S` = `T`; the 310B order is
+/// the `v300` module's). Temporary space: `GetSoftMaxMinTmpSize` at
 /// least; `tiling` from `SoftMaxTilingFunc` (re-tiled for the buffer when the shape differs).
 #[track_caller]
 #[allow(clippy::too_many_arguments)]

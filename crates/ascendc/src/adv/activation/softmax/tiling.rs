@@ -84,7 +84,7 @@ impl SoftMaxTiling {
 
     /// Fills the fields that follow from `m` rows of `k`, `base_m` rows per pass and
     /// `per_blk` elements per row of the max/sum tensors.
-    fn fill(m: u32, k: u32, base_m: u32, per_blk: u32) -> Self {
+    pub(crate) fn fill(m: u32, k: u32, base_m: u32, per_blk: u32) -> Self {
         let (range_m, tail) = m
             .checked_div(base_m)
             .map_or((0, 0), |range| (range, m % base_m));
@@ -129,7 +129,7 @@ pub fn last_axis(dims: &[u64]) -> (u32, u32) {
 /// The host's basic-block adjustment: with rows a multiple of 8 and a row a multiple of 64
 /// elements, `base_m` becomes a multiple of 8 dividing the rows, halved while one pass reaches
 /// 64 · 256 elements.
-fn adjust_basic_block(base_m: &mut u32, m: u32, k: u32) {
+pub(crate) fn adjust_basic_block(base_m: &mut u32, m: u32, k: u32) {
     if *base_m > BASIC_TILE && m.is_multiple_of(BASIC_TILE) && k.is_multiple_of(UNIT) {
         *base_m = *base_m / BASIC_TILE * BASIC_TILE;
         while !m.is_multiple_of(*base_m) {
@@ -142,7 +142,7 @@ fn adjust_basic_block(base_m: &mut u32, m: u32, k: u32) {
 }
 
 /// Rounds `base_m` below the rows down to whole 8-row units (`unit`).
-fn round_rows(base_m: u32, m: u32, unit: u32) -> u32 {
+pub(crate) fn round_rows(base_m: u32, m: u32, unit: u32) -> u32 {
     let base_m = base_m.min(m);
     if base_m < m && base_m > unit {
         base_m / unit * unit
