@@ -1,7 +1,7 @@
-// High-level API SoftmaxFlashV2 (FlashAttention-2's online softmax; ND layout; half/float; A2,
-// A3, 310P) with its kernel-side tiling function SoftMaxFlashV2TilingFunc. The NZ layout and
-// SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC (and so the outReduceMax overloads) are refused at run
-// time as not yet simulated.
+// High-level API SoftmaxFlashV2 (FlashAttention-2's online softmax; half/float; ND and NZ
+// layouts; A2, A3, 310P) with its kernel-side tiling function SoftMaxFlashV2TilingFunc.
+// SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC (one max/sum value a row, and the outReduceMax
+// overloads) runs on A2/A3 only, as on the device.
 #pragma once
 
 #include <cstring>
@@ -11,7 +11,8 @@
 
 extern "C" {
 int32_t ascendc_adv_softmax_flash_v2(uint8_t elem, uint8_t stat, uint32_t flags, uint32_t oriM, uint32_t oriK,
-                                     const AscLocal* dst, const AscLocal* sum, const AscLocal* max,
+                                     const AscLocal* dst, const AscLocal* rmax, const AscLocal* sum,
+                                     const AscLocal* max,
                                      const AscLocal* src, const AscLocal* expMax, const AscLocal* inSum,
                                      const AscLocal* inMax, const AscLocal* tmp, const void* pipe,
                                      const uint32_t* tiling, const uint32_t* shape, AscLoc loc);
@@ -75,14 +76,16 @@ constexpr uint32_t FlashV2Flags() {
 }
 
 template <const SoftmaxConfig& config>
-inline void FlashV2Call(uint32_t flags, uint8_t elem, uint8_t stat, const AscLocal* dst, const AscLocal* sum,
+inline void FlashV2Call(uint32_t flags, uint8_t elem, uint8_t stat, const AscLocal* dst, const AscLocal* rmax,
+                        const AscLocal* sum,
                         const AscLocal* max, const AscLocal* src, const AscLocal* expMax, const AscLocal* inSum,
                         const AscLocal* inMax, const LocalTensor<uint8_t>* tmp, const SoftMaxTiling& tiling,
                         const SoftMaxShapeInfo& shape, Loc loc) {
     uint32_t words[16];
     std::memcpy(words, &tiling, sizeof(words));
     const uint32_t s[4] = {shape.srcM, shape.srcK, shape.oriSrcM, shape.oriSrcK};
-    Check(ascendc_adv_softmax_flash_v2(elem, stat, flags, config.oriSrcM, config.oriSrcK, dst, sum, max, src, expMax,
+    Check(ascendc_adv_softmax_flash_v2(elem, stat, flags, config.oriSrcM, config.oriSrcK, dst, rmax, sum, max, src,
+                                       expMax,
                                        inSum, inMax, tmp != nullptr ? &tmp->Raw() : nullptr, PipeHandle(), words, s,
                                        loc));
 }
@@ -98,7 +101,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSu
                     const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
                     const LocalTensor<T>& inMaxTensor, const SoftMaxTiling& tiling,
                     const SoftMaxShapeInfo& softmaxShapeInfo = {}, detail::Loc loc = detail::Loc()) {
-    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<T>, detail::dtype<T>, &dstTensor.Raw(),
+    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<T>, detail::dtype<T>, &dstTensor.Raw(), nullptr,
                                 &expSumTensor.Raw(), &maxTensor.Raw(), &srcTensor.Raw(), &expMaxTensor.Raw(),
                                 &inExpSumTensor.Raw(), &inMaxTensor.Raw(), nullptr, tiling, softmaxShapeInfo, loc);
 }
@@ -110,7 +113,7 @@ void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>
                     const LocalTensor<half>& expMaxTensor, const LocalTensor<float>& inExpSumTensor,
                     const LocalTensor<float>& inMaxTensor, const SoftMaxTiling& tiling,
                     const SoftMaxShapeInfo& softmaxShapeInfo = {}, detail::Loc loc = detail::Loc()) {
-    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<half>, detail::dtype<float>, &dstTensor.Raw(),
+    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<half>, detail::dtype<float>, &dstTensor.Raw(), nullptr,
                                 &expSumTensor.Raw(), &maxTensor.Raw(), &srcTensor.Raw(), &expMaxTensor.Raw(),
                                 &inExpSumTensor.Raw(), &inMaxTensor.Raw(), nullptr, tiling, softmaxShapeInfo, loc);
 }
@@ -123,7 +126,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSu
                     const LocalTensor<T>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     detail::Loc loc = detail::Loc()) {
-    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<T>, detail::dtype<T>, &dstTensor.Raw(),
+    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<T>, detail::dtype<T>, &dstTensor.Raw(), nullptr,
                                 &expSumTensor.Raw(), &maxTensor.Raw(), &srcTensor.Raw(), &expMaxTensor.Raw(),
                                 &inExpSumTensor.Raw(), &inMaxTensor.Raw(), &sharedTmpBuffer, tiling,
                                 softmaxShapeInfo, loc);
@@ -137,14 +140,14 @@ void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>
                     const LocalTensor<float>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     detail::Loc loc = detail::Loc()) {
-    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<half>, detail::dtype<float>, &dstTensor.Raw(),
+    detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<half>, detail::dtype<float>, &dstTensor.Raw(), nullptr,
                                 &expSumTensor.Raw(), &maxTensor.Raw(), &srcTensor.Raw(), &expMaxTensor.Raw(),
                                 &inExpSumTensor.Raw(), &inMaxTensor.Raw(), &sharedTmpBuffer, tiling,
                                 softmaxShapeInfo, loc);
 }
 
 // The outReduceMax forms: only with config.mode = SOFTMAX_OUTPUT_WITHOUT_BRC (otherwise the
-// device computes nothing), which is not yet simulated.
+// device computes nothing); the tiling is used as given.
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax,
@@ -152,10 +155,9 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
                     const LocalTensor<T>& outExpMax, const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax,
                     const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                     const SoftMaxShapeInfo& softmaxShapeInfo = {}, detail::Loc loc = detail::Loc()) {
-    (void)outReduceMax;
     if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
         detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<T>, detail::dtype<T>, &dstTensor.Raw(),
-                                    &outExpSum.Raw(), &outMax.Raw(), &srcTensor.Raw(), &outExpMax.Raw(),
+                                    &outReduceMax.Raw(), &outExpSum.Raw(), &outMax.Raw(), &srcTensor.Raw(), &outExpMax.Raw(),
                                     &inExpSum.Raw(), &inMax.Raw(), &sharedTmpBuffer, tiling, softmaxShapeInfo, loc);
     }
 }
@@ -167,10 +169,9 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
                     const LocalTensor<T>& outExpMax, const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax,
                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     detail::Loc loc = detail::Loc()) {
-    (void)outReduceMax;
     if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
         detail::FlashV2Call<config>(ASCENDC_FLASH_V2_FLAGS, detail::dtype<T>, detail::dtype<T>, &dstTensor.Raw(),
-                                    &outExpSum.Raw(), &outMax.Raw(), &srcTensor.Raw(), &outExpMax.Raw(),
+                                    &outReduceMax.Raw(), &outExpSum.Raw(), &outMax.Raw(), &srcTensor.Raw(), &outExpMax.Raw(),
                                     &inExpSum.Raw(), &inMax.Raw(), nullptr, tiling, softmaxShapeInfo, loc);
     }
 }

@@ -4,7 +4,7 @@
 use super::with_tmp;
 use crate::abi::{call, dtype, AscLoc, AscLocal};
 use ascendc::adv::activation::softmax::flash::{
-    softmax_flash_v2, FlashV2Flags, SoftmaxConfig, SoftmaxMode,
+    softmax_flash_v2, softmax_flash_v2_reduce_max, FlashV2Flags, SoftmaxConfig, SoftmaxMode,
 };
 use ascendc::adv::activation::softmax::{SoftMaxShapeInfo, SoftMaxTiling};
 use ascendc::error::SimError;
@@ -39,10 +39,11 @@ unsafe fn local<T: ascendc::TensorElement>(h: *const AscLocal) -> Result<LocalTe
 }
 
 /// `SoftmaxFlashV2` on data of type `elem` with max/sum of type `stat`; `tmp` null takes
-/// `pipe`'s stack buffer; `ori_m`/`ori_k` the config's compile-time shape.
+/// `pipe`'s stack buffer; `ori_m`/`ori_k` the config's compile-time shape; `rmax` non-null
+/// selects the `outReduceMax` form (data and max/sum of one type).
 ///
 /// # Safety
-/// Handles valid (`tmp` may be null); `tiling` 16 words; `shape` 4 words.
+/// Handles valid (`tmp` and `rmax` may be null); `tiling` 16 words; `shape` 4 words.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn ascendc_adv_softmax_flash_v2(
@@ -52,6 +53,7 @@ pub unsafe extern "C" fn ascendc_adv_softmax_flash_v2(
     ori_m: u32,
     ori_k: u32,
     dst: *const AscLocal,
+    rmax: *const AscLocal,
     sum: *const AscLocal,
     max: *const AscLocal,
     src: *const AscLocal,
@@ -85,7 +87,21 @@ pub unsafe extern "C" fn ascendc_adv_softmax_flash_v2(
                 })
             }};
         }
+        macro_rules! go_rmax {
+            ($t:ty) => {{
+                let (d, x, e) = (local::<$t>(dst)?, local::<$t>(src)?, local::<$t>(exp_max)?);
+                let (su, mx, rm) = (local::<$t>(sum)?, local::<$t>(max)?, local::<$t>(rmax)?);
+                let (isu, imx) = (local::<$t>(in_sum)?, local::<$t>(in_max)?);
+                with_tmp(API, tmp, pipe, |tm| {
+                    softmax_flash_v2_reduce_max(
+                        &d, &rm, &su, &mx, &x, &e, &isu, &imx, tm, &tl, sh, fl,
+                    )
+                })
+            }};
+        }
         match (dtype(elem)?, dtype(stat)?) {
+            (DType::Float, DType::Float) if !rmax.is_null() => go_rmax!(f32),
+            (DType::Half, DType::Half) if !rmax.is_null() => go_rmax!(f16),
             (DType::Float, DType::Float) => go!(f32, f32),
             (DType::Half, DType::Half) => go!(f16, f16),
             (DType::Half, DType::Float) => go!(f16, f32),

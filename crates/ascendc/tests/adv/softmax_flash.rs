@@ -8,7 +8,8 @@
 use crate::ub_harness;
 
 use ascendc::adv::activation::softmax::flash::{
-    flash_v2_kernel_tiling, softmax_flash_v2, FlashV2Flags, SoftmaxConfig, SoftmaxMode,
+    flash_v2_kernel_tiling, softmax_flash_v2, softmax_flash_v2_reduce_max, FlashV2Flags,
+    SoftmaxConfig, SoftmaxMode,
 };
 use ascendc::adv::activation::softmax::tiling::{flash_v2_min_tmp_size, flash_v2_tiling};
 use ascendc::adv::activation::softmax::SoftMaxShapeInfo;
@@ -561,8 +562,22 @@ fn checks_name_the_parameter() {
         is_data_format_nz: true,
         ..Default::default()
     };
-    let e = error_on("A2", call(8192, 64, nz));
+    // NZ: whole 16-column blocks; at least 48 + srcK floats of buffer; not with WITHOUT_BRC.
+    let e = error_on("A2", call(8192, 24, nz));
+    assert_eq!(e.category, Category::Align, "{e}");
+    assert!(e.message.contains("16"), "{e}");
+    let e = error_on("A2", call(256, 64, nz));
+    assert_eq!(e.category, Category::Size, "{e}");
+    let nz_m1 = FlashV2Flags {
+        config: SoftmaxConfig {
+            mode: SoftmaxMode::OutputWithoutBrc,
+            ..Default::default()
+        },
+        ..nz
+    };
+    let e = error_on("A2", call(8192, 64, nz_m1));
     assert_eq!(e.category, Category::Unsupported, "{e}");
+    assert!(e.message.contains("isDataFormatNZ"), "{e}");
     let m1 = FlashV2Flags {
         config: SoftmaxConfig {
             mode: SoftmaxMode::OutputWithoutBrc,
@@ -572,6 +587,7 @@ fn checks_name_the_parameter() {
     };
     let e = error_on("310P", call(8192, 64, m1));
     assert_eq!(e.category, Category::Unsupported, "{e}");
+    assert!(e.message.contains("SOFTMAX_OUTPUT_WITHOUT_BRC"), "{e}");
     let e = error_on("A2", |ub| {
         let x = ub.tensor::<i32>(128, 0);
         let tmp = ub.tensor::<u8>(4096, 0);
@@ -697,4 +713,553 @@ fn error_against_float64() {
         assert!(worst[1][0] < 1e-3 && worst[1][1] < 1e-6, "{worst:?}");
         assert!(worst[2][0] < 1e-3 && worst[2][1] < 1e-3, "{worst:?}");
     }
+}
+
+// ---------------------------------------------------------------- SOFTMAX_OUTPUT_WITHOUT_BRC
+
+fn m1_flags(update: bool, basic: bool) -> FlashV2Flags {
+    FlashV2Flags {
+        config: SoftmaxConfig {
+            mode: SoftmaxMode::OutputWithoutBrc,
+            ..Default::default()
+        },
+        ..flags(update, basic)
+    }
+}
+
+/// (dst, max, sum, expMax, outReduceMax, inExpSum after the call) of one M1 call; max/sum one
+/// value a row; the `outReduceMax` form when `T` = `S`.
+type M1Out<T, S> = (Vec<T>, Vec<S>, Vec<S>, Vec<T>, Vec<S>, Vec<S>);
+
+fn run_m1<T: Element, S: Element>(
+    product: &str,
+    c: &Case,
+    x: &[T],
+    in_max: &[S],
+    in_sum: &[S],
+) -> M1Out<T, S> {
+    let (x, in_max, in_sum) = (x.to_vec(), in_max.to_vec(), in_sum.to_vec());
+    let (m, k, flags, tmp_bytes, ori_k) = (c.m, c.k, c.flags, c.tmp_bytes, c.ori_k);
+    let same = T::SIZE == S::SIZE;
+    run_p(product, move |ub| {
+        let src = ub.from(&x);
+        // Large cases run in place (the 64 KiB harness).
+        let dst = if m * k * T::SIZE as u32 > 16384 {
+            src
+        } else {
+            ub.tensor::<T>(m * k, T::default())
+        };
+        // Row values packed; a one-row pass writes a whole block, so round up to 16.
+        let n = m.div_ceil(16) * 16;
+        let max = ub.tensor::<S>(n, S::default());
+        let sum = ub.tensor::<S>(n, S::default());
+        let rmax = ub.tensor::<S>(n, S::default());
+        let exp_max = ub.tensor::<T>(n, T::default());
+        let imax = ub.from(&in_max);
+        let isum = ub.from(&in_sum);
+        let tmp = ub.tensor::<u8>(tmp_bytes, 0);
+        let (s1, s2) = (T::SIZE as u32, S::SIZE as u32);
+        let basic = flags.is_basic_block;
+        let tiling = flash_v2_kernel_tiling(m, k, s1, s2, tmp_bytes / 4, basic, false, true);
+        let shape = SoftMaxShapeInfo {
+            src_m: m,
+            src_k: k,
+            ori_src_m: m,
+            ori_src_k: ori_k,
+        };
+        let t = Tmp::Shared(&tmp);
+        if same {
+            let c = |v: &LocalTensor<S>| v.reinterpret_cast::<T>();
+            softmax_flash_v2_reduce_max(
+                &dst,
+                &c(&rmax),
+                &c(&sum),
+                &c(&max),
+                &src,
+                &exp_max,
+                &c(&isum),
+                &c(&imax),
+                t,
+                &tiling,
+                shape,
+                flags,
+            )?;
+        } else {
+            softmax_flash_v2(
+                &dst, &sum, &max, &src, &exp_max, &isum, &imax, t, &tiling, shape, flags,
+            )?;
+        }
+        let rd = |t: &LocalTensor<T>, n: u32| (0..n).map(|i| t.get_value(i).unwrap()).collect();
+        let rs = |t: &LocalTensor<S>| (0..m).map(|i| t.get_value(i).unwrap()).collect();
+        Ok((
+            rd(&dst, m * k),
+            rs(&max),
+            rs(&sum),
+            rd(&exp_max, m),
+            rs(&rmax),
+            rs(&isum),
+        ))
+    })
+}
+
+/// One M1 case against the emulation (half results narrowed with the product's rounding).
+fn check_m1<T: Element, S: Element>(
+    product: &str,
+    c: &Case,
+    seed: u64,
+    t_of: fn(f32) -> T,
+    t_to: fn(T) -> f32,
+    s_of: fn(f32) -> S,
+    s_to: fn(S) -> f32,
+) {
+    let (m, k) = (c.m as usize, c.k as usize);
+    let x: Vec<T> = float_input(c.m, c.k, seed).into_iter().map(t_of).collect();
+    let in_max: Vec<S> = values(m, seed + 1, 9.0).into_iter().map(s_of).collect();
+    let in_sum: Vec<S> = values(m, seed + 2, 50.0)
+        .into_iter()
+        .map(|v| s_of(v.abs() + 1.0))
+        .collect();
+    let (dst, max, sum, em, rmax, isum) = run_m1(product, c, &x, &in_max, &in_sum);
+    let ctx = format!(
+        "{product} m={m} k={k} ori={} {:?} T={} S={}",
+        c.ori_k,
+        c.flags,
+        T::DTYPE,
+        S::DTYPE
+    );
+    let nt = |v: f32| {
+        if T::SIZE == 2 {
+            narrow(product, v).to_f32()
+        } else {
+            v
+        }
+    };
+    let ns = |v: f32| {
+        if S::SIZE == 2 {
+            narrow(product, v).to_f32()
+        } else {
+            v
+        }
+    };
+    let bits = |a: f32, b: f32, what: &str, r: usize| {
+        assert_eq!(a.to_bits(), b.to_bits(), "{ctx} {what} row {r}: {a} vs {b}")
+    };
+    for r in 0..m {
+        let row: Vec<f32> = (0..c.ori_k as usize).map(|j| t_to(x[r * k + j])).collect();
+        let prev = c
+            .flags
+            .is_update
+            .then(|| (s_to(in_max[r]), s_to(in_sum[r])));
+        let (d, mx, sm, e) = emulate(&row, prev, c.flags.is_basic_block);
+        bits(s_to(max[r]), ns(mx), "max", r);
+        bits(s_to(sum[r]), ns(sm), "sum", r);
+        if c.flags.is_update {
+            bits(t_to(em[r]), nt(e), "expMax", r);
+            if T::SIZE == S::SIZE {
+                let own = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                bits(s_to(rmax[r]), ns(own), "outReduceMax", r);
+            }
+            if c.flags.is_basic_block && S::SIZE == 4 {
+                // The float basic-block path leaves expMax · inExpSum in inExpSum.
+                bits(s_to(isum[r]), e * s_to(in_sum[r]), "inExpSum", r);
+            }
+        }
+        for (j, v) in d.iter().enumerate() {
+            bits(t_to(dst[r * k + j]), nt(*v), &format!("col {j}"), r);
+        }
+    }
+}
+
+#[test]
+fn without_brc_float_bit_exact() {
+    let h = |v: f32| v;
+    for update in [false, true] {
+        for &(m, k, ori) in &[
+            (3, 16, 16),
+            (5, 40, 37),
+            (10, 64, 64),
+            (7, 96, 90),
+            (9, 200, 200),
+            (4, 640, 640),
+            (1, 128, 128),
+            (20, 24, 24),
+        ] {
+            // Room for 8 rows per pass: passes and a tail pass.
+            let c = Case {
+                m,
+                k,
+                ori_k: ori,
+                tmp_bytes: 8 * (8 + 64) * 4 + 64,
+                flags: m1_flags(update, false),
+            };
+            check_m1::<f32, f32>("A2", &c, (m * k) as u64, h, h, h, h);
+        }
+        for &(m, k) in &[
+            (16, 512),
+            (8, 1024),
+            (16, 128),
+            (8, 64),
+            (8, 640),
+            (24, 192),
+        ] {
+            let c = Case {
+                m,
+                k,
+                ori_k: k,
+                tmp_bytes: m * (64 * 2 + 8) * 4,
+                flags: m1_flags(update, true),
+            };
+            check_m1::<f32, f32>("A2", &c, (m + k) as u64, h, h, h, h);
+        }
+    }
+}
+
+#[test]
+fn without_brc_half_bit_exact() {
+    let (hf, ht) = (
+        f16::from_f32 as fn(f32) -> f16,
+        (|v: f16| v.to_f32()) as fn(f16) -> f32,
+    );
+    let id = |v: f32| v;
+    for update in [false, true] {
+        for &(m, k, ori, basic) in &[
+            (5, 48, 48, false),
+            (21, 32, 30, false),
+            (3, 144, 144, false),
+            (16, 128, 128, true),
+            (8, 512, 512, true),
+        ] {
+            // Passes of 8 rows (16 for half data when the rows need more than one pass).
+            let rows = if basic { m } else { 16.min(m) };
+            let tmp = rows * (k + 3 * 8 + 64 + 16 + 8) * 4 + 64;
+            let c = Case {
+                m,
+                k,
+                ori_k: ori,
+                tmp_bytes: tmp,
+                flags: m1_flags(update, basic),
+            };
+            let seed = (m * k) as u64 + 3;
+            check_m1::<f16, f16>("A2", &c, seed, hf, ht, hf, ht);
+            if update || basic {
+                check_m1::<f16, f32>("A2", &c, seed, hf, ht, id, id);
+            }
+        }
+    }
+}
+
+#[test]
+fn without_brc_half_float_general_no_update_keeps_the_device_overlap() {
+    // The device's general path without isUpdate for half data with float max/sum puts its
+    // reduction scratch 8 rows' floats into the widened rows (srcBuffer[splitM]): the sums
+    // come out wrong on the device, and here.
+    let (m, k) = (5u32, 48u32);
+    let x: Vec<f16> = values((m * k) as usize, 11, 4.0)
+        .into_iter()
+        .map(f16::from_f32)
+        .collect();
+    let c = Case {
+        m,
+        k,
+        ori_k: k,
+        tmp_bytes: 16 * (k + 112) * 4,
+        flags: m1_flags(false, false),
+    };
+    let (_, _, sum, _, _, _) = run_m1::<f16, f32>("A2", &c, &x, &[0.0; 5], &[0.0; 5]);
+    let row: Vec<f32> = x[..k as usize].iter().map(|v| v.to_f32()).collect();
+    let (_, _, want, _) = emulate(&row, None, false);
+    assert_ne!(sum[0].to_bits(), want.to_bits());
+}
+
+// ---------------------------------------------------------------- NZ layout
+
+/// The row sum of NZ data: 16 lanes (first column block, the further blocks added, the last
+/// under the mask of its valid columns), lanes j and j + 8 added, one 8-value tree; a single
+/// partial block is one WholeReduceSum.
+fn nz_sum(d: &[f32], k: usize) -> f32 {
+    let blocks = k / 16;
+    let last = if d.len().is_multiple_of(16) {
+        16
+    } else {
+        d.len() % 16
+    };
+    if blocks == 1 && last != 16 {
+        let mut lanes = [0.0f32; 64];
+        lanes[..last].copy_from_slice(&d[..last]);
+        return tree(&lanes);
+    }
+    let mut acc = [0.0f32; 16];
+    acc.copy_from_slice(&d[..16]);
+    if blocks > 1 {
+        for j in 1..blocks - 1 {
+            for (i, a) in acc.iter_mut().enumerate() {
+                *a += d[16 * j + i];
+            }
+        }
+        for (i, a) in acc.iter_mut().enumerate().take(last) {
+            *a += d[16 * (blocks - 1) + i];
+        }
+    }
+    let f8: Vec<f32> = (0..8).map(|i| acc[i] + acc[i + 8]).collect();
+    tree(&f8)
+}
+
+fn nz_flags(update: bool) -> FlashV2Flags {
+    FlashV2Flags {
+        is_data_format_nz: true,
+        ..flags(update, false)
+    }
+}
+
+/// One NZ call: `x` given row-major (m × k) and laid out as k / 16 column blocks of m × 16;
+/// returns dst row-major and the raw max/sum/expMax tensors.
+fn run_nz<T: Element, S: Element>(
+    product: &str,
+    c: &Case,
+    x: &[T],
+    in_max: &[S],
+    in_sum: &[S],
+) -> Out<T, S> {
+    let (m, k) = (c.m as usize, c.k as usize);
+    let mut nz = vec![T::default(); m * k];
+    for i in 0..m {
+        for j in 0..k {
+            nz[(j / 16) * m * 16 + i * 16 + j % 16] = x[i * k + j];
+        }
+    }
+    let (in_max, in_sum) = (in_max.to_vec(), in_sum.to_vec());
+    let (mu, ku, flags, tmp_bytes, ori_k) = (c.m, c.k, c.flags, c.tmp_bytes, c.ori_k);
+    let rk = 32 / S::SIZE as u32;
+    let ek = if T::SIZE == 2 && S::SIZE == 4 { 16 } else { rk };
+    let out = run_p(product, move |ub| {
+        let src = ub.from(&nz);
+        let dst = ub.tensor::<T>(mu * ku, T::default());
+        let max = ub.tensor::<S>(mu * rk, S::default());
+        let sum = ub.tensor::<S>(mu * rk, S::default());
+        let exp_max = ub.tensor::<T>(mu * ek, T::default());
+        let imax = ub.tensor::<S>(mu * rk, S::default());
+        let isum = ub.tensor::<S>(mu * rk, S::default());
+        for r in 0..mu {
+            for j in 0..rk {
+                imax.set_value(r * rk + j, in_max[r as usize])?;
+                isum.set_value(r * rk + j, in_sum[r as usize])?;
+            }
+        }
+        let tmp = ub.tensor::<u8>(tmp_bytes, 0);
+        // A stale tiling: NZ calls always re-tile for the buffer.
+        let tiling = flash_v2_tiling(1, 16, T::SIZE as u32, S::SIZE as u32, 4096, false, false);
+        let shape = SoftMaxShapeInfo {
+            src_m: mu,
+            src_k: ku,
+            ori_src_m: mu,
+            ori_src_k: ori_k,
+        };
+        softmax_flash_v2(
+            &dst,
+            &sum,
+            &max,
+            &src,
+            &exp_max,
+            &isum,
+            &imax,
+            Tmp::Shared(&tmp),
+            &tiling,
+            shape,
+            flags,
+        )?;
+        let read = |t: &LocalTensor<T>, n: u32| (0..n).map(|i| t.get_value(i).unwrap()).collect();
+        let reads = |t: &LocalTensor<S>, n: u32| (0..n).map(|i| t.get_value(i).unwrap()).collect();
+        Ok(Out {
+            dst: read(&dst, mu * ku),
+            max: reads(&max, mu * rk),
+            sum: reads(&sum, mu * rk),
+            exp_max: read(&exp_max, mu * ek),
+            src: read(&src, mu * ku),
+        })
+    });
+    let mut dst = vec![T::default(); m * k];
+    for i in 0..m {
+        for j in 0..k {
+            dst[i * k + j] = out.dst[(j / 16) * m * 16 + i * 16 + j % 16];
+        }
+    }
+    Out { dst, ..out }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_nz<T: Element, S: Element>(
+    product: &str,
+    c: &Case,
+    seed: u64,
+    t_of: fn(f32) -> T,
+    t_to: fn(T) -> f32,
+    s_of: fn(f32) -> S,
+    s_to: fn(S) -> f32,
+) {
+    let (m, k, ori) = (c.m as usize, c.k as usize, c.ori_k as usize);
+    let x: Vec<T> = float_input(c.m, c.k, seed).into_iter().map(t_of).collect();
+    let in_max: Vec<S> = values(m, seed + 1, 9.0).into_iter().map(s_of).collect();
+    let in_sum: Vec<S> = values(m, seed + 2, 50.0)
+        .into_iter()
+        .map(|v| s_of(v.abs() + 1.0))
+        .collect();
+    let out = run_nz(product, c, &x, &in_max, &in_sum);
+    let ctx = format!(
+        "{product} NZ m={m} k={k} ori={ori} {:?} T={} S={}",
+        c.flags,
+        T::DTYPE,
+        S::DTYPE
+    );
+    let nt = |v: f32| {
+        if T::SIZE == 2 {
+            narrow(product, v).to_f32()
+        } else {
+            v
+        }
+    };
+    let ns = |v: f32| {
+        if S::SIZE == 2 {
+            narrow(product, v).to_f32()
+        } else {
+            v
+        }
+    };
+    let bits = |a: f32, b: f32, what: &str, r: usize| {
+        assert_eq!(a.to_bits(), b.to_bits(), "{ctx} {what} row {r}: {a} vs {b}")
+    };
+    let rk = 32 / S::SIZE;
+    let ek = if T::SIZE == 2 && S::SIZE == 4 { 16 } else { rk };
+    for r in 0..m {
+        let row: Vec<f32> = (0..ori).map(|j| t_to(x[r * k + j])).collect();
+        let rmax = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let prev = c
+            .flags
+            .is_update
+            .then(|| (s_to(in_max[r]), s_to(in_sum[r])));
+        let mx = prev.map_or(rmax, |(im, _)| im.max(rmax));
+        let d: Vec<f32> = row.iter().map(|&v| exp32(v - mx)).collect();
+        let s = nz_sum(&d, k);
+        let (sm, e) = match prev {
+            None => (s, 0.0),
+            Some((im, is)) => {
+                let e = exp32(im - mx);
+                (e * is + s, e)
+            }
+        };
+        for j in 0..rk {
+            bits(s_to(out.max[r * rk + j]), ns(mx), "max", r);
+            bits(s_to(out.sum[r * rk + j]), ns(sm), "sum", r);
+        }
+        if c.flags.is_update {
+            for j in 0..ek {
+                bits(t_to(out.exp_max[r * ek + j]), nt(e), "expMax", r);
+            }
+        }
+        for (j, v) in d.iter().enumerate() {
+            bits(t_to(out.dst[r * k + j]), nt(*v), &format!("col {j}"), r);
+        }
+    }
+}
+
+#[test]
+fn nz_bit_exact() {
+    let id = |v: f32| v;
+    let (hf, ht) = (
+        f16::from_f32 as fn(f32) -> f16,
+        (|v: f16| v.to_f32()) as fn(f16) -> f32,
+    );
+    for product in ["A2", "310P"] {
+        for update in [false, true] {
+            // (m, k, oriK, rows per pass): passes with tail rows, one or more column blocks,
+            // a partial last block, row counts that are and are not multiples of 8.
+            for &(m, k, ori, rows) in &[
+                (16, 64, 64, 8),
+                (13, 48, 41, 5),
+                (8, 16, 16, 8),
+                (6, 16, 11, 6),
+                (24, 128, 128, 16),
+                (10, 32, 32, 4),
+            ] {
+                let c = Case {
+                    m,
+                    k,
+                    ori_k: ori,
+                    tmp_bytes: rows * (48 + k) * 4,
+                    flags: nz_flags(update),
+                };
+                let seed = (m * k + ori) as u64;
+                check_nz::<f32, f32>(product, &c, seed, id, id, id, id);
+                check_nz::<f16, f16>(product, &c, seed, hf, ht, hf, ht);
+                check_nz::<f16, f32>(product, &c, seed, hf, ht, id, id);
+            }
+        }
+    }
+}
+
+/// Max abs error of dst and max rel error of expSum against float64 for the NZ layout and the
+/// SOFTMAX_OUTPUT_WITHOUT_BRC mode (4096 values in (−8, 8), isUpdate; printed for the docs).
+#[test]
+fn nz_and_without_brc_error_against_float64() {
+    let (m, k) = (32u32, 128u32);
+    let x = values((m * k) as usize, 77, 8.0);
+    let im: Vec<f32> = values(m as usize, 78, 8.0);
+    let is: Vec<f32> = values(m as usize, 79, 40.0)
+        .iter()
+        .map(|v| v.abs() + 1.0)
+        .collect();
+    let h = |v: &[f32]| v.iter().map(|&a| f16::from_f32(a)).collect::<Vec<f16>>();
+    let (xh, imh, ish) = (h(&x), h(&im), h(&is));
+    let hf = |v: &[f16]| v.iter().map(|a| a.to_f32()).collect::<Vec<f32>>();
+    // (data, inMax, inSum, dst, sum) as f32, per type pair.
+    let worst = |xin: &[f32], imr: &[f32], isr: &[f32], dst: &[f32], sum: &[f32], rk: usize| {
+        let mut w = [0.0f64; 2];
+        for r in 0..m as usize {
+            let row = &xin[r * k as usize..(r + 1) * k as usize];
+            let mx = row.iter().fold(imr[r] as f64, |a, &v| a.max(v as f64));
+            let s = row.iter().map(|&v| (v as f64 - mx).exp()).sum::<f64>()
+                + (imr[r] as f64 - mx).exp() * isr[r] as f64;
+            w[1] = w[1].max(((sum[r * rk] as f64 - s) / s).abs());
+            for (j, &v) in row.iter().enumerate() {
+                let got = dst[r * k as usize + j] as f64;
+                w[0] = w[0].max((got - (v as f64 - mx).exp()).abs());
+            }
+        }
+        w
+    };
+    let nz = Case {
+        m,
+        k,
+        ori_k: k,
+        tmp_bytes: 8 * (48 + k) * 4,
+        flags: nz_flags(true),
+    };
+    let m1 = Case {
+        tmp_bytes: 16 * (k + 112) * 4,
+        flags: m1_flags(true, false),
+        ..nz
+    };
+    for product in ["A2", "310P"] {
+        let f = run_nz::<f32, f32>(product, &nz, &x, &im, &is);
+        let a = worst(&x, &im, &is, &f.dst, &f.sum, 8);
+        let f = run_nz::<f16, f32>(product, &nz, &xh, &im, &is);
+        let b = worst(&hf(&xh), &im, &is, &hf(&f.dst), &f.sum, 8);
+        let f = run_nz::<f16, f16>(product, &nz, &xh, &imh, &ish);
+        let c = worst(&hf(&xh), &hf(&imh), &hf(&ish), &hf(&f.dst), &hf(&f.sum), 16);
+        println!("{product} NZ: dst abs / sum rel f32 {:.2e}/{:.2e}, half+float {:.2e}/{:.2e}, half {:.2e}/{:.2e}",
+            a[0], a[1], b[0], b[1], c[0], c[1]);
+        assert!(a[0] < 1e-6 && a[1] < 1e-6, "{a:?}");
+        assert!(b[0] < 1e-3 && b[1] < 1e-6, "{b:?}");
+        assert!(c[0] < 1e-3 && c[1] < 1e-3, "{c:?}");
+    }
+    let (d, _, s, _, _, _) = run_m1::<f32, f32>("A2", &m1, &x, &im, &is);
+    let a = worst(&x, &im, &is, &d, &s, 1);
+    let (d, _, s, _, _, _) = run_m1::<f16, f32>("A2", &m1, &xh, &im, &is);
+    let b = worst(&hf(&xh), &im, &is, &hf(&d), &s, 1);
+    let (d, _, s, _, _, _) = run_m1::<f16, f16>("A2", &m1, &xh, &imh, &ish);
+    let c = worst(&hf(&xh), &hf(&imh), &hf(&ish), &hf(&d), &hf(&s), 1);
+    println!("A2 WITHOUT_BRC: dst abs / sum rel f32 {:.2e}/{:.2e}, half+float {:.2e}/{:.2e}, half {:.2e}/{:.2e}",
+        a[0], a[1], b[0], b[1], c[0], c[1]);
+    assert!(a[0] < 1e-6 && a[1] < 1e-6, "{a:?}");
+    assert!(b[0] < 1e-3 && b[1] < 1e-6, "{b:?}");
+    assert!(c[0] < 1e-3 && c[1] < 1e-3, "{c:?}");
 }

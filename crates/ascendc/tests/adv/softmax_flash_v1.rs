@@ -1,7 +1,10 @@
-//! SoftmaxFlash (the first version): the documented formula against float64 for float, half
-//! and half-with-float-stats data, with and without isUpdate, general and basic-block paths,
-//! passes with tail rows, on A2 and 310P; without isUpdate bit-exact against SoftMax; the
-//! host helpers' formulas; the checks.
+//! SoftmaxFlash (the first version): with isUpdate bit-exact against a host emulation of the
+//! device's order (ReduceMaxLastND / ReduceSumLastND or the basic-block fold + BlockReduce
+//! trees, Exp in float, the update's Max/Sub/Exp/Mul/Add/Div, the half narrowing with the
+//! fp16 saturation mode) for float, half and half-with-float-stats data on random ND shapes
+//! (passes, tail passes, padded rows) and basic-block shapes, with edge values, on A2 and
+//! 310P; the documented formula against float64, with and without isUpdate; without isUpdate
+//! bit-exact against SoftMax; the host helpers' formulas; the checks.
 
 use crate::ub_harness;
 
@@ -432,4 +435,531 @@ fn checks() {
     });
     assert_eq!(e.category, Category::Size, "{e}");
     assert!(e.message.contains("expMaxTensor"), "{e}");
+}
+
+// ---------------------------------------------------------------- bit-exact emulation (isUpdate)
+
+/// The simulator's pairwise tree over `v` (a power of two long).
+fn tree(v: &[f32]) -> f32 {
+    let mut v = v.to_vec();
+    while v.len() > 1 {
+        v = v.chunks(2).map(|p| p[0] + p[1]).collect();
+    }
+    v[0]
+}
+
+/// WholeReduceSum over the first `v.len()` (≤ 64) lanes: the 64-lane tree, idle lanes +0.
+fn tree64(v: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 64];
+    lanes[..v.len()].copy_from_slice(v);
+    tree(&lanes)
+}
+
+/// The vector `Max` instruction: a NaN operand wins, of two zeros +0.
+fn vmax(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        a
+    } else if b.is_nan() || b > a || (b == a && a.is_sign_negative()) {
+        b
+    } else {
+        a
+    }
+}
+
+/// A max reduction's pick (WholeReduceMax / BlockReduceMax): the first NaN, else the first of
+/// the largest.
+fn red_max(v: &[f32]) -> f32 {
+    let mut best = v[0];
+    for &c in &v[1..] {
+        if !best.is_nan() && (c.is_nan() || c > best) {
+            best = c;
+        }
+    }
+    best
+}
+
+fn exp32(x: f32) -> f32 {
+    (x as f64).exp() as f32
+}
+
+/// `ReduceMaxLastNDImpl` of one row's valid elements: 310P WholeReduceMax per 64-element
+/// block folded with Max; A2 BlockReduceMax per block (8 partials) folded with Max, then one
+/// BlockReduceMax, the tail's WholeReduceMax folded last.
+fn nd_max(p310: bool, x: &[f32]) -> f32 {
+    let (blocks, tail) = (x.len() / 64, x.len() % 64);
+    let mut total = None;
+    if p310 {
+        if x.len() <= 64 {
+            return red_max(x);
+        }
+        let mut acc = red_max(&x[..64]);
+        for b in 1..blocks {
+            acc = vmax(acc, red_max(&x[64 * b..64 * b + 64]));
+        }
+        total = Some(acc);
+    } else if blocks > 0 {
+        let mut part: Vec<f32> = x[..64].chunks(8).map(red_max).collect();
+        for b in 1..blocks {
+            for (j, p) in part.iter_mut().enumerate() {
+                *p = vmax(*p, red_max(&x[64 * b + 8 * j..64 * b + 8 * j + 8]));
+            }
+        }
+        total = Some(red_max(&part));
+    }
+    if tail == 0 {
+        return total.unwrap();
+    }
+    let tv = red_max(&x[64 * blocks..]);
+    total.map_or(tv, |t| vmax(t, tv))
+}
+
+/// `ReduceSumLastNDImpl` of one row's valid elements: 310P WholeReduceSum per block added up;
+/// A2 BlockReduceSum per block (8 partials) added block by block, one BlockReduceSum, the
+/// tail's WholeReduceSum added last.
+fn nd_sum(p310: bool, x: &[f32]) -> f32 {
+    let (blocks, tail) = (x.len() / 64, x.len() % 64);
+    let mut total = None;
+    if p310 {
+        if x.len() <= 64 {
+            return tree64(x);
+        }
+        let mut acc = tree64(&x[..64]);
+        for b in 1..blocks {
+            acc += tree64(&x[64 * b..64 * b + 64]);
+        }
+        total = Some(acc);
+    } else if blocks > 0 {
+        let mut part: Vec<f32> = x[..64].chunks(8).map(tree).collect();
+        for b in 1..blocks {
+            for (j, p) in part.iter_mut().enumerate() {
+                *p += tree(&x[64 * b + 8 * j..64 * b + 8 * j + 8]);
+            }
+        }
+        total = Some(tree(&part));
+    }
+    if tail == 0 {
+        return total.unwrap();
+    }
+    let tv = tree64(&x[64 * blocks..]);
+    total.map_or(tv, |t| t + tv)
+}
+
+/// The basic-block fold of a row (a multiple of 64) into 64 lanes: a single block copied,
+/// else block 0 `op` block 1, then each further block.
+fn basic_fold(x: &[f32], op: fn(f32, f32) -> f32) -> Vec<f32> {
+    let blocks = x.len() / 64;
+    if blocks == 1 {
+        return x.to_vec();
+    }
+    let mut lanes: Vec<f32> = (0..64).map(|l| op(x[l], x[64 + l])).collect();
+    for b in 2..blocks {
+        for (l, v) in lanes.iter_mut().enumerate() {
+            *v = op(*v, x[64 * b + l]);
+        }
+    }
+    lanes
+}
+
+fn basic_max(x: &[f32]) -> f32 {
+    let part: Vec<f32> = basic_fold(x, vmax).chunks(8).map(red_max).collect();
+    red_max(&part)
+}
+
+fn basic_sum(x: &[f32]) -> f32 {
+    let part: Vec<f32> = basic_fold(x, |a, b| a + b).chunks(8).map(tree).collect();
+    tree(&part)
+}
+
+/// One row's update results in float: (dst, new max, new sum, expMax).
+struct Row {
+    dst: Vec<f32>,
+    max: f32,
+    sum: f32,
+    em: f32,
+}
+
+/// The device's order for one row `x` (all `k` columns; the reductions over `ori`) after
+/// `inMax`/`inSum` = `im`/`is`, on the ND path or the A2 basic-block path.
+fn emulate(p310: bool, basic: bool, x: &[f32], ori: usize, im: f32, is: f32) -> Row {
+    let rmax = if basic {
+        basic_max(x)
+    } else {
+        nd_max(p310, &x[..ori])
+    };
+    let e: Vec<f32> = x.iter().map(|&v| exp32(v - rmax)).collect();
+    let rsum = if basic {
+        basic_sum(&e)
+    } else {
+        nd_sum(p310, &e[..ori])
+    };
+    let nm = vmax(im, rmax);
+    let a = exp32(rmax - nm);
+    let b = exp32(im - nm) * is;
+    let scaled = a * rsum;
+    let s = b + scaled;
+    let em = b / s;
+    let dst = if basic {
+        // x / rowSum first, then times (e^(max − newMax) · rowSum) / sum.
+        let scale = scaled / s;
+        e.iter().map(|&v| (v / rsum) * scale).collect()
+    } else {
+        let scale = a / s;
+        e.iter().map(|&v| v * scale).collect()
+    };
+    Row {
+        dst,
+        max: nm,
+        sum: s,
+        em,
+    }
+}
+
+/// float → half: `CAST_ROUND` (A2/A3) rounds ties away from zero, `CAST_NONE` (310P) to even;
+/// then the default fp16 saturation mode (NaN → 0, ±inf → ±65504).
+fn narrow(p310: bool, v: f32) -> f32 {
+    let h = rounded(p310, v);
+    if h.is_nan() {
+        0.0
+    } else if h.is_infinite() {
+        65504f32.copysign(h)
+    } else {
+        h
+    }
+}
+
+fn rounded(p310: bool, v: f32) -> f32 {
+    let a = f16::from_f32(v);
+    if p310 || a.to_f32() == v || !v.is_finite() || a.is_infinite() {
+        return a.to_f32();
+    }
+    let b = if a.to_f32().abs() < v.abs() {
+        f16::from_bits(a.to_bits() + 1)
+    } else {
+        f16::from_bits(a.to_bits() - 1)
+    };
+    let (da, db) = (
+        (v as f64 - a.to_f32() as f64).abs(),
+        (v as f64 - b.to_f32() as f64).abs(),
+    );
+    if da == db && b.to_f32().abs() > a.to_f32().abs() {
+        b.to_f32()
+    } else {
+        a.to_f32()
+    }
+}
+
+/// xorshift64*.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+    }
+    /// In `lo..=hi`.
+    fn range(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + self.next() % (hi - lo + 1)
+    }
+    /// In [-lim, lim).
+    fn val(&mut self, lim: f32) -> f32 {
+        ((self.next() >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0) * lim
+    }
+    fn pick(&mut self, v: &[f32]) -> f32 {
+        v[self.next() as usize % v.len()]
+    }
+}
+
+/// Row data of `m` rows of `k`, in `T`'s precision: random values with edge values (signed
+/// zeros, denormals, large values, −inf), some rows whose max is a zero, an all −inf row.
+fn edge_rows<T: Num>(rng: &mut Rng, m: u32, k: u32) -> Vec<f32> {
+    let half = T::SIZE == 2;
+    let edges: &[f32] = if half {
+        &[
+            0.0,
+            -0.0,
+            3e-6,
+            -6e-8,
+            1000.0,
+            -30000.0,
+            11.0,
+            f32::NEG_INFINITY,
+        ]
+    } else {
+        &[
+            0.0,
+            -0.0,
+            1e-40,
+            -3e-42,
+            80.0,
+            -1e30,
+            1e4,
+            f32::NEG_INFINITY,
+        ]
+    };
+    let mut x = Vec::with_capacity((m * k) as usize);
+    for _ in 0..m {
+        let kind = rng.range(0, 11);
+        for j in 0..k {
+            let v = match kind {
+                // All −inf: NaN results.
+                0 if m > 2 => f32::NEG_INFINITY,
+                // Non-positive with zeros of both signs: the max is a zero.
+                1 | 2 => match j % 7 {
+                    1 => 0.0,
+                    3 => -0.0,
+                    _ => -rng.val(6.0).abs(),
+                },
+                _ if rng.range(0, 15) == 0 => rng.pick(edges),
+                _ => rng.val(if half { 6.0 } else { 9.0 }),
+            };
+            x.push(T::get(T::of(v)));
+        }
+    }
+    x
+}
+
+/// inMax / inSum per row in `S`'s precision, with edge values.
+fn edge_stats<S: Num>(rng: &mut Rng, m: u32) -> (Vec<f32>, Vec<f32>) {
+    let big = if S::SIZE == 2 { 1000.0 } else { 1e30 };
+    (0..m)
+        .map(|_| {
+            let im = match rng.range(0, 9) {
+                0 => f32::NEG_INFINITY,
+                1 => 0.0,
+                2 => -0.0,
+                3 => big,
+                _ => rng.val(9.0),
+            };
+            let is = match rng.range(0, 9) {
+                0 => 0.0,
+                1 => 6e-8,
+                _ => rng.val(30.0).abs() + 0.5,
+            };
+            (S::get(S::of(im)), S::get(S::of(is)))
+        })
+        .unzip()
+}
+
+/// One isUpdate call on `x` (`m` rows of `k`, `ori` valid) with `work` bytes of temporary
+/// space; also returns the tiling's rows per pass and passes.
+#[allow(clippy::too_many_arguments)]
+fn run_update<T: Num, S: Num>(
+    product: &'static str,
+    m: u32,
+    k: u32,
+    ori: u32,
+    work: u32,
+    basic: bool,
+    x: &[f32],
+    im: &[f32],
+    is: &[f32],
+) -> (Out, u32, u32) {
+    let rk = 32 / S::SIZE as u32;
+    let ek = if T::SIZE == 2 && S::SIZE == 4 { 16 } else { rk };
+    let xs: Vec<T> = x.iter().map(|&v| T::of(v)).collect();
+    let per_row = |v: &[f32]| -> Vec<S> {
+        v.iter()
+            .flat_map(|&a| std::iter::repeat_n(S::of(a), rk as usize))
+            .collect()
+    };
+    let (imx, ism) = (per_row(im), per_row(is));
+    let ts = if S::SIZE == 4 && T::SIZE == 2 {
+        4
+    } else {
+        T::SIZE as u32
+    };
+    let t = softmax_flash_tiling(m, k, ts, work, true);
+    let out = run_p(product, move |ub| {
+        let src = ub.from(&xs);
+        let dst = ub.tensor::<T>(m * k, T::of(0.0));
+        let max = ub.tensor::<S>(m * rk, S::of(0.0));
+        let sum = ub.tensor::<S>(m * rk, S::of(0.0));
+        let exp_max = ub.tensor::<T>(m * ek, T::of(0.0));
+        let in_max = ub.from(&imx);
+        let in_sum = ub.from(&ism);
+        let tmp = ub.tensor::<u8>(work, 0);
+        let shape = SoftMaxShapeInfo {
+            src_m: m,
+            src_k: k,
+            ori_src_m: m,
+            ori_src_k: ori,
+        };
+        softmax_flash(
+            &dst,
+            &sum,
+            &max,
+            &src,
+            &exp_max,
+            &in_sum,
+            &in_max,
+            Tmp::Shared(&tmp),
+            &t,
+            true,
+            shape,
+            basic,
+        )?;
+        let f = |v: Vec<T>| v.into_iter().map(Num::get).collect::<Vec<f32>>();
+        let g = |v: Vec<S>| v.into_iter().map(Num::get).collect::<Vec<f32>>();
+        Ok((
+            f(dst.to_vec()?),
+            g(max.to_vec()?),
+            g(sum.to_vec()?),
+            f(exp_max.to_vec()?),
+            f(src.to_vec()?),
+        ))
+    });
+    (out, t.split_m, t.range_m)
+}
+
+/// Bit equality, any NaN equal to any NaN.
+fn same(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// One random isUpdate case checked bit-exactly: dst (or src, where the device writes the
+/// result there), max, sum and expMax of every row.
+#[allow(clippy::too_many_arguments)]
+fn exact_case<T: Num, S: Num>(
+    product: &'static str,
+    rng: &mut Rng,
+    m: u32,
+    k: u32,
+    ori: u32,
+    work: u32,
+    basic: bool,
+) {
+    let x = edge_rows::<T>(rng, m, k);
+    let (im, is) = edge_stats::<S>(rng, m);
+    let (out, split_m, range_m) = run_update::<T, S>(product, m, k, ori, work, basic, &x, &im, &is);
+    let (dst, max, sum, em, src) = &out;
+    let p310 = product == "310P";
+    let on_basic = basic && !p310;
+    let half = T::SIZE == 2;
+    // The float basic-block path writes into src and leaves the tail rows alone.
+    let in_src = on_basic && !half;
+    let done = if in_src { range_m * split_m } else { m };
+    let rk = 32 / S::SIZE;
+    let ek = if half && S::SIZE == 4 { 16 } else { rk };
+    let ctx = format!(
+        "{product} T={} S={} m={m} k={k} ori={ori} work={work} basic={basic} splitM={split_m}",
+        T::DTYPE,
+        S::DTYPE
+    );
+    let k = k as usize;
+    let t_out = |v: f32| if half { narrow(p310, v) } else { v };
+    let s_out = |v: f32| if S::SIZE == 2 { narrow(p310, v) } else { v };
+    for r in 0..m as usize {
+        let row = &x[r * k..(r + 1) * k];
+        let pass_row = r < done as usize;
+        // A pass row by the basic-block path when the device takes it (the tail pass is ND).
+        let by_basic = on_basic && r < (range_m * split_m) as usize;
+        let want = if pass_row {
+            let w = emulate(p310, by_basic, row, ori as usize, im[r], is[r]);
+            Row {
+                dst: w.dst.iter().map(|&v| t_out(v)).collect(),
+                max: s_out(w.max),
+                sum: s_out(w.sum),
+                em: t_out(w.em),
+            }
+        } else {
+            Row {
+                dst: row.to_vec(),
+                max: 0.0,
+                sum: 0.0,
+                em: 0.0,
+            }
+        };
+        let got = if in_src { src } else { dst };
+        for j in 0..k {
+            let g = got[r * k + j];
+            assert!(
+                same(g, want.dst[j]),
+                "{ctx} row {r} col {j}: {g} vs {} (x = {}, inMax = {}, inSum = {})",
+                want.dst[j],
+                row[j],
+                im[r],
+                is[r]
+            );
+            if in_src {
+                assert_eq!(dst[r * k + j], 0.0, "{ctx} dst row {r} col {j} written");
+            }
+        }
+        for j in 0..rk {
+            let (gm, gs) = (max[r * rk + j], sum[r * rk + j]);
+            assert!(
+                same(gm, want.max),
+                "{ctx} max row {r}: {gm} vs {}",
+                want.max
+            );
+            assert!(
+                same(gs, want.sum),
+                "{ctx} sum row {r}: {gs} vs {}",
+                want.sum
+            );
+        }
+        for j in 0..ek {
+            let ge = em[r * ek + j];
+            assert!(
+                same(ge, want.em),
+                "{ctx} expMax row {r}: {ge} vs {}",
+                want.em
+            );
+        }
+    }
+}
+
+/// Random ND shapes (rows, row lengths of whole 32-byte blocks, padded rows, passes with tail
+/// passes) and basic-block shapes, on A2 and 310P.
+fn exact_cases<T: Num, S: Num>(seed: u64) {
+    let mut rng = Rng(seed);
+    let per = 32 / T::SIZE as u32;
+    let ts = if S::SIZE == 4 && T::SIZE == 2 {
+        4
+    } else {
+        T::SIZE as u32
+    };
+    let need = |k: u32| 4 * (4 * 32 / ts + 2 * k);
+    for product in ["A2", "310P"] {
+        for case in 0..14 {
+            let m = rng.range(1, 20);
+            let k = per * rng.range(1, (1536 / m / per).clamp(1, 40));
+            // Some rows padded (oriSrcK < srcK), one case a single short row.
+            let ori = if case % 2 == 1 { rng.range(1, k) } else { k };
+            let rows = rng.range(1, m);
+            let work = rows * need(k) + 32 * rng.range(0, 4);
+            exact_case::<T, S>(product, &mut rng, m, k, ori, work, false);
+        }
+        // Basic blocks: rows of a multiple of 64 (half: of at least two blocks), passes of 8
+        // or 16 rows (and all rows), rows not a multiple of 8 leaving a tail pass.
+        let ks: &[u32] = if T::SIZE == 4 {
+            &[64, 128, 192, 256, 512]
+        } else {
+            &[128, 192, 256, 512]
+        };
+        for &k in ks {
+            for &(m, rows) in &[(8u32, 8u32), (16, 8), (24, 24), (12, 8), (20, 16)] {
+                if m * k > 4096 || rows * k > 4096 {
+                    continue;
+                }
+                exact_case::<T, S>(product, &mut rng, m, k, k, rows * need(k), true);
+            }
+        }
+    }
+}
+
+#[test]
+fn update_float_bit_exact() {
+    exact_cases::<f32, f32>(0x5EED_0001);
+}
+
+#[test]
+fn update_half_bit_exact() {
+    exact_cases::<f16, f16>(0x5EED_0002);
+}
+
+#[test]
+fn update_half_with_float_stats_bit_exact() {
+    exact_cases::<f16, f32>(0x5EED_0003);
 }

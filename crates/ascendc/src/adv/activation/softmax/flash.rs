@@ -6,6 +6,9 @@
 //! multiple of 8, a row a multiple of 64 floats) reduces with `BlockReduce` trees and
 //! broadcasts with `Brcb` (310P: scalar reads and `Duplicate`), as the device does.
 
+use super::grad::{
+    nz_columns, nz_lane_mask, nz_row_sum, nz_transpose_rows, Ctx as GradCtx, RowSum,
+};
 use super::rows::{reduce_rows, row_op, Reduce, RowOp, Rows};
 use super::tiling::{SoftMaxShapeInfo, SoftMaxTiling};
 use crate::adv::common::{barrier_v, require, run, sync_event, Tmp};
@@ -15,15 +18,16 @@ use crate::api::vec::copy::{copy, CopyRepeatParams};
 use crate::api::vec::duplicate::duplicate_l0;
 use crate::api::vec::fill::{brcb, BrcbRepeatParams};
 use crate::api::vec::mask::{reset_mask, set_mask_count, set_mask_norm, set_vector_mask};
-use crate::api::vec::scalar::{adds, adds_l0};
+use crate::api::vec::scalar::{adds, adds_l0, muls_l0};
 use crate::api::vec::unary::{exp, exp_l0};
 use crate::chip::Product;
 use crate::dtype::{DType, Element};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use crate::numeric::RoundMode;
 use crate::{
-    block_reduce_max, block_reduce_sum, f16, BinaryRepeatParams, HardEvent, LocalTensor, MaskMode,
-    UnaryRepeatParams, MASK_PLACEHOLDER,
+    block_reduce_max, block_reduce_sum, f16, whole_reduce_max, whole_reduce_sum,
+    BinaryRepeatParams, HardEvent, LocalTensor, MaskMode, ReduceOrder, UnaryRepeatParams,
+    MASK_PLACEHOLDER,
 };
 
 const API: &str = "SoftmaxFlashV2";
@@ -922,6 +926,1062 @@ fn basic_mixed(
     Ok(())
 }
 
+// ---------------------------------------------------------------- SOFTMAX_OUTPUT_WITHOUT_BRC (A2/A3)
+
+/// `NewReduce{Max,Sum}LastNDImpl<false>` (A2/A3): the row values of `r` packed at `dst[0..m]`
+/// (a single row: the value eight times, sixteen when `r.rk` is 16); `tmp` holds `m · 64`
+/// floats. Enters and leaves in counter mode.
+fn reduce_packed(
+    op: Reduce,
+    dst: &LocalTensor<f32>,
+    src: &LocalTensor<f32>,
+    tmp: &LocalTensor<f32>,
+    r: Rows,
+) -> Result<()> {
+    normal()?;
+    let stride = r.ks / 8;
+    if r.k < REP {
+        let mut row = 0;
+        while row < r.m {
+            let n = (r.m - row).min(255);
+            let (d, s) = (dst.at(row)?, src.at(row * r.ks)?);
+            match op {
+                Reduce::Max => whole_reduce_max(
+                    &d,
+                    &s,
+                    r.k,
+                    n as i32,
+                    1,
+                    1,
+                    stride as i32,
+                    ReduceOrder::ORDER_ONLY_VALUE,
+                )?,
+                Reduce::Sum => whole_reduce_sum(&d, &s, r.k, n as i32, 1, 1, stride as i32)?,
+            }
+            row += n;
+        }
+        reset_mask()?;
+    } else {
+        fold_rows(op, src, tmp, r)?;
+        barrier_v()?;
+        if r.m == 1 {
+            match op {
+                Reduce::Max => whole_reduce_max(
+                    dst,
+                    tmp,
+                    MASK_PLACEHOLDER,
+                    8,
+                    1,
+                    1,
+                    0,
+                    ReduceOrder::ORDER_ONLY_VALUE,
+                )?,
+                Reduce::Sum => whole_reduce_sum(dst, tmp, MASK_PLACEHOLDER, 8, 1, 1, 0)?,
+            }
+            if r.rk == 16 {
+                barrier_v()?;
+                crate::data_copy(&dst.at(8)?, dst, crate::DataCopyParams::new(1, 1, 0, 0))?;
+            }
+        } else {
+            counter(r.m * REP)?;
+            block_reduce(op, tmp, tmp, 1, 1, 8)?;
+            barrier_v()?;
+            set_vector_mask::<f32>(MaskMode::COUNTER, (r.m * 8) as u64)?;
+            block_reduce(op, dst, tmp, 1, 1, 8)?;
+            normal()?;
+        }
+    }
+    barrier_v()?;
+    set_mask_count()
+}
+
+/// The 64-lane blocks of each row of `r` folded lane-wise into `tmp` (64 floats a row), the
+/// row's tail block under a lane mask (A2/A3's order).
+fn fold_rows(op: Reduce, src: &LocalTensor<f32>, tmp: &LocalTensor<f32>, r: Rows) -> Result<()> {
+    let stride = r.ks / 8;
+    let (blocks, tail) = (r.k / REP, r.k % REP);
+    let groups = |f: &mut dyn FnMut(u32, u32) -> Result<()>| -> Result<()> {
+        let mut row = 0;
+        while row < r.m {
+            let n = (r.m - row).min(255);
+            (f)(row, n)?;
+            row += n;
+        }
+        Ok(())
+    };
+    if r.k >= 512 {
+        for i in 0..r.m {
+            block_reduce(op, &tmp.at(i * REP)?, &src.at(i * r.ks)?, 8, 1, 8)?;
+        }
+        if blocks > 8 {
+            barrier_v()?;
+            for j in 0..r.m {
+                let d = tmp.at(j * REP)?;
+                let s = src.at(512 + j * r.ks)?;
+                fold(
+                    op,
+                    &d,
+                    &s,
+                    &d,
+                    blocks - 8,
+                    BinaryRepeatParams::new(1, 1, 1, 0, 8, 0),
+                )?;
+            }
+        }
+    } else if r.k >= 2 * REP {
+        let st = stride as u8;
+        groups(&mut |row, n| {
+            let (a, b) = (src.at(row * r.ks)?, src.at(row * r.ks + REP)?);
+            let prm = BinaryRepeatParams::new(1, 1, 1, 8, st, st);
+            fold(op, &tmp.at(row * REP)?, &a, &b, n, prm)
+        })?;
+        if r.m > blocks {
+            for b in 2..blocks {
+                barrier_v()?;
+                groups(&mut |row, n| {
+                    let d = tmp.at(row * REP)?;
+                    let s = src.at(row * r.ks + b * REP)?;
+                    fold(
+                        op,
+                        &d,
+                        &d,
+                        &s,
+                        n,
+                        BinaryRepeatParams::new(1, 1, 1, 8, 8, st),
+                    )
+                })?;
+            }
+        } else if blocks > 2 {
+            barrier_v()?;
+            for j in 0..r.m {
+                let d = tmp.at(j * REP)?;
+                let s = src.at(2 * REP + j * r.ks)?;
+                fold(
+                    op,
+                    &d,
+                    &s,
+                    &d,
+                    blocks - 2,
+                    BinaryRepeatParams::new(1, 1, 1, 0, 8, 0),
+                )?;
+            }
+        }
+    } else {
+        groups(&mut |row, n| {
+            let prm = CopyRepeatParams::new(1, 1, 8, stride as u16);
+            let (d, s) = (tmp.at(row * REP)?, src.at(row * r.ks)?);
+            copy(&d, &s, MASK_PLACEHOLDER, n as u8, prm)
+        })?;
+    }
+    if tail == 0 {
+        return Ok(());
+    }
+    barrier_v()?;
+    let start = blocks * REP;
+    let lanes = |d: &LocalTensor<f32>, s: &LocalTensor<f32>, n: u32, prm| match op {
+        Reduce::Max => max_l0(d, d, s, tail, n as u8, prm),
+        Reduce::Sum => add_l0(d, d, s, tail, n as u8, prm),
+    };
+    if r.ks > 255 * 8 {
+        for i in 0..r.m {
+            let prm = BinaryRepeatParams::new(1, 1, 1, 8, 8, 8);
+            lanes(&tmp.at(i * REP)?, &src.at(start + i * r.ks)?, 1, prm)?;
+        }
+    } else {
+        groups(&mut |row, n| {
+            let prm = BinaryRepeatParams::new(1, 1, 1, 8, 8, stride as u8);
+            lanes(&tmp.at(row * REP)?, &src.at(start + row * r.ks)?, n, prm)
+        })?;
+    }
+    reset_mask()
+}
+
+/// `SoftmaxFlashV2M1BrcbSubImpl`: `dst = src − rv` per row, the packed row values `rv` first
+/// spread to one block a row in `tmp` with `Brcb`. Leaves counter mode set.
+#[allow(clippy::too_many_arguments)]
+fn brcb_sub(
+    dst: &LocalTensor<f32>,
+    src: &LocalTensor<f32>,
+    rv: &LocalTensor<f32>,
+    tmp: &LocalTensor<f32>,
+    m: u32,
+    k: u32,
+    basic: bool,
+) -> Result<()> {
+    brcb(tmp, rv, m.div_ceil(8) as u8, BrcbRepeatParams::new(1, 8))?;
+    barrier_v()?;
+    if basic {
+        counter(m * REP)?;
+        basic_sub(dst, src, tmp, m, k, 1)?;
+    } else {
+        row_op(RowOp::Sub, dst, src, tmp, m, k, 8)?;
+        set_mask_count()?;
+    }
+    barrier_v()
+}
+
+/// `SoftMaxFlashV2M1CastIntrinsicsImpl`: `n` halves widened (`CAST_NONE`).
+fn widen(dst: &LocalTensor<f32>, src: &LocalTensor<f16>, n: u32) -> Result<()> {
+    counter(n)?;
+    cast_l0(
+        dst,
+        src,
+        RoundMode::CAST_NONE,
+        MASK_PLACEHOLDER,
+        1,
+        un(8, 4),
+    )?;
+    barrier_v()
+}
+
+/// `n` floats narrowed to half with `round`.
+fn narrow(dst: &LocalTensor<f16>, src: &LocalTensor<f32>, n: u32, round: RoundMode) -> Result<()> {
+    counter(n)?;
+    cast_l0(dst, src, round, MASK_PLACEHOLDER, 1, un(4, 8))?;
+    barrier_v()
+}
+
+/// The float operands of one M1 pass (user tensors or their float copies in the buffer).
+struct M1 {
+    dst: LocalTensor<f32>,
+    sum: LocalTensor<f32>,
+    max: LocalTensor<f32>,
+    src: LocalTensor<f32>,
+    exp_max: LocalTensor<f32>,
+    in_sum: LocalTensor<f32>,
+    in_max: LocalTensor<f32>,
+    work: LocalTensor<f32>,
+}
+
+/// The `outReduceMax` output: the row maxima before the update, in the max/sum type.
+#[derive(Clone, Copy)]
+enum ReduceMaxOut {
+    None,
+    F32(LocalTensor<f32>),
+    F16(LocalTensor<f16>, RoundMode),
+}
+
+impl ReduceMaxOut {
+    /// `SoftmaxFlashV2M12ReduceMax` under the counter mask of `m`.
+    fn write(self, src: &LocalTensor<f32>, m: u32) -> Result<()> {
+        match self {
+            ReduceMaxOut::None => Ok(()),
+            ReduceMaxOut::F32(d) => {
+                copy(
+                    &d,
+                    src,
+                    MASK_PLACEHOLDER,
+                    1,
+                    CopyRepeatParams::new(1, 1, 8, 8),
+                )?;
+                barrier_v()
+            }
+            ReduceMaxOut::F16(d, round) => narrow(&d, src, m, round),
+        }
+    }
+}
+
+/// One M1 pass without `isUpdate` (`SoftmaxFlashV2M1NoUpdate[BasicBlock]Process`).
+fn m1_no_update(x: &M1, r: Rows, basic: bool) -> Result<()> {
+    let (m, ks) = (r.m, r.ks);
+    if basic {
+        normal()?;
+        basic_reduce(Reduce::Max, &x.max, &x.src, &x.work, m, ks)?;
+        barrier_v()?;
+        brcb_sub(&x.src, &x.src, &x.max, &x.work, m, ks, true)?;
+        counter(m * ks)?;
+        exp_l0(&x.dst, &x.src, MASK_PLACEHOLDER, 1, un(8, 8))?;
+        barrier_v()?;
+        normal()?;
+        basic_reduce(Reduce::Sum, &x.sum, &x.dst, &x.work, m, ks)?;
+        barrier_v()?;
+        return set_mask_count();
+    }
+    reduce_packed(Reduce::Max, &x.max, &x.src, &x.work, r)?;
+    brcb_sub(&x.dst, &x.src, &x.max, &x.work, m, ks, false)?;
+    counter(m * ks)?;
+    exp_l0(&x.dst, &x.dst, MASK_PLACEHOLDER, 1, un(8, 8))?;
+    barrier_v()?;
+    reduce_packed(Reduce::Sum, &x.sum, &x.dst, &x.work, r)
+}
+
+/// One M1 pass with `isUpdate` (`SoftmaxFlashV2M1{BasicBlock,Update}ImplProcess`);
+/// `reduce_size` the tiling's (the non-basic path's first scratch region).
+fn m1_update(x: &M1, r: Rows, basic: bool, reduce_size: u32, rm: ReduceMaxOut) -> Result<()> {
+    let (m, ks) = (r.m, r.ks);
+    if basic {
+        let (red, t) = (x.work, x.work.at(m * REP)?);
+        normal()?;
+        basic_reduce(Reduce::Max, &t, &x.src, &red, m, ks)?;
+        barrier_v()?;
+        counter(m)?;
+        rm.write(&t, m)?;
+        copy(
+            &red,
+            &x.in_max,
+            MASK_PLACEHOLDER,
+            1,
+            CopyRepeatParams::new(1, 1, 8, 8),
+        )?;
+        barrier_v()?;
+        max_l0(&x.max, &x.in_max, &t, MASK_PLACEHOLDER, 1, bin())?;
+        barrier_v()?;
+        sub_l0(&t, &red, &x.max, MASK_PLACEHOLDER, 1, bin())?;
+        barrier_v()?;
+        exp_l0(&x.exp_max, &t, MASK_PLACEHOLDER, 1, un(8, 8))?;
+        barrier_v()?;
+        brcb_sub(&x.dst, &x.src, &x.max, &t, m, ks, true)?;
+        counter(m * ks)?;
+        exp_l0(&x.dst, &x.dst, MASK_PLACEHOLDER, 1, un(8, 8))?;
+        barrier_v()?;
+        normal()?;
+        basic_reduce(Reduce::Sum, &t, &x.dst, &red, m, ks)?;
+        barrier_v()?;
+        counter(m)?;
+        mul_l0(&x.in_sum, &x.exp_max, &x.in_sum, MASK_PLACEHOLDER, 1, bin())?;
+        barrier_v()?;
+        add_l0(&x.sum, &x.in_sum, &t, MASK_PLACEHOLDER, 1, bin())?;
+        return barrier_v();
+    }
+    let (t0, red) = (x.work, x.work.at(reduce_size)?);
+    reduce_packed(Reduce::Max, &t0, &x.src, &red, r)?;
+    counter(m)?;
+    rm.write(&t0, m)?;
+    max_l0(&t0, &x.in_max, &t0, MASK_PLACEHOLDER, 1, bin())?;
+    barrier_v()?;
+    sub_l0(&red, &x.in_max, &t0, MASK_PLACEHOLDER, 1, bin())?;
+    barrier_v()?;
+    exp_l0(&x.exp_max, &red, MASK_PLACEHOLDER, 1, un(8, 8))?;
+    barrier_v()?;
+    brcb_sub(&x.dst, &x.src, &t0, &red, m, ks, false)?;
+    barrier_v()?;
+    counter(m * ks)?;
+    exp_l0(&x.dst, &x.dst, MASK_PLACEHOLDER, 1, un(8, 8))?;
+    barrier_v()?;
+    counter(m)?;
+    copy(
+        &x.max,
+        &t0,
+        MASK_PLACEHOLDER,
+        1,
+        CopyRepeatParams::new(1, 1, 8, 8),
+    )?;
+    barrier_v()?;
+    reduce_packed(Reduce::Sum, &t0, &x.dst, &red, r)?;
+    counter(m)?;
+    mul_l0(&x.sum, &x.exp_max, &x.in_sum, MASK_PLACEHOLDER, 1, bin())?;
+    barrier_v()?;
+    add_l0(&x.sum, &x.sum, &t0, MASK_PLACEHOLDER, 1, bin())?;
+    barrier_v()
+}
+
+/// One M1 pass of `m` rows at element offset `o1` and row offset `o2`: half operands widened
+/// into the buffer (`[rows·k | sum | max | expMax | scratch]`, regions rounded to 8 rows)
+/// around the float process, as `SoftmaxFlashV2M1{NoUpdate,Update}ImplPreCast/PostCast`.
+#[allow(clippy::too_many_arguments)]
+fn m1_pass<T: Element, S: Element>(
+    c: &Ctx,
+    kind: Kind,
+    f: FlashV2Flags,
+    io: &Io<T, S>,
+    rm: Option<&LocalTensor<S>>,
+    work: &LocalTensor<f32>,
+    o1: u32,
+    o2: u32,
+    m: u32,
+) -> Result<()> {
+    let basic = f.is_basic_block;
+    let r = Rows {
+        m,
+        k: c.ori_k,
+        ks: c.t.split_k,
+        rk: c.t.reduce_k,
+    };
+    let split = m * r.ks;
+    let m8 = m.div_ceil(8) * 8;
+    let (src, dst, em) = (io.src.at(o1)?, io.dst.at(o1)?, io.exp_max.at(o2)?);
+    let (sm, mx, ism, imx) = (
+        io.sum.at(o2)?,
+        io.max.at(o2)?,
+        io.in_sum.at(o2)?,
+        io.in_max.at(o2)?,
+    );
+    let rm = match (rm, kind) {
+        (None, _) => ReduceMaxOut::None,
+        (Some(t), Kind::F16F16) => ReduceMaxOut::F16(t.at(o2)?.reinterpret_cast(), c.round),
+        (Some(t), _) => ReduceMaxOut::F32(t.at(o2)?.reinterpret_cast()),
+    };
+    let f32v = |t: &LocalTensor<T>| t.reinterpret_cast::<f32>();
+    let s32 = |t: &LocalTensor<S>| t.reinterpret_cast::<f32>();
+    let h = |t: &LocalTensor<T>| t.reinterpret_cast::<f16>();
+    let hs = |t: &LocalTensor<S>| t.reinterpret_cast::<f16>();
+    let buf = || work.at(split);
+    match kind {
+        Kind::F32 => {
+            let x = M1 {
+                dst: f32v(&dst),
+                sum: s32(&sm),
+                max: s32(&mx),
+                src: f32v(&src),
+                exp_max: f32v(&em),
+                in_sum: s32(&ism),
+                in_max: s32(&imx),
+                work: *work,
+            };
+            if f.is_update {
+                m1_update(&x, r, basic, c.t.reduce_size, rm)
+            } else {
+                m1_no_update(&x, r, basic)
+            }
+        }
+        Kind::F16F16 => {
+            let sb = buf()?;
+            let (mb, eb) = (sb.at(m8)?, sb.at(2 * m8)?);
+            let scratch = if f.is_update { 3 * m8 } else { 2 * m8 };
+            let x = M1 {
+                dst: *work,
+                sum: sb,
+                max: mb,
+                src: *work,
+                exp_max: eb,
+                in_sum: sb,
+                in_max: mb,
+                work: sb.at(scratch)?,
+            };
+            widen(work, &h(&src), split)?;
+            if f.is_update {
+                widen(&sb, &hs(&ism), m)?;
+                widen(&mb, &hs(&imx), m)?;
+                m1_update(&x, r, basic, c.t.reduce_size, rm)?;
+            } else {
+                m1_no_update(&x, r, basic)?;
+            }
+            narrow(&h(&dst), work, split, c.round)?;
+            narrow(&hs(&sm), &sb, m, c.round)?;
+            narrow(&hs(&mx), &mb, m, c.round)?;
+            if f.is_update {
+                narrow(&h(&em), &eb, m, c.round)?;
+            }
+            Ok(())
+        }
+        Kind::F16F32 => {
+            // Without isUpdate the device's general path puts its scratch 8-row-rounded
+            // `m` floats into the widened rows (they overlap when m · k > that offset).
+            let eb = buf()?;
+            let scratch = match (f.is_update, basic) {
+                (true, _) => eb.at(m8)?,
+                (false, true) => eb,
+                (false, false) => work.at(m8)?,
+            };
+            let x = M1 {
+                dst: *work,
+                sum: s32(&sm),
+                max: s32(&mx),
+                src: *work,
+                exp_max: eb,
+                in_sum: s32(&ism),
+                in_max: s32(&imx),
+                work: scratch,
+            };
+            widen(work, &h(&src), split)?;
+            if f.is_update {
+                m1_update(&x, r, basic, c.t.reduce_size, rm)?;
+            } else {
+                m1_no_update(&x, r, basic)?;
+            }
+            narrow(&h(&dst), work, split, c.round)?;
+            if f.is_update {
+                narrow(&h(&em), &eb, m, c.round)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `SoftmaxFlashV2M1PostProcess`: `rangeM` passes of `splitM` rows, then (general path) the
+/// tail pass; row values one a row.
+fn m1_passes<T: Element, S: Element>(
+    c: &Ctx,
+    kind: Kind,
+    f: FlashV2Flags,
+    io: &Io<T, S>,
+    rm: Option<&LocalTensor<S>>,
+    work: &LocalTensor<f32>,
+) -> Result<()> {
+    let t = &c.t;
+    barrier_v()?;
+    set_mask_count()?;
+    for i in 0..t.range_m {
+        m1_pass(
+            c,
+            kind,
+            f,
+            io,
+            rm,
+            work,
+            i * t.split_size,
+            i * t.reduce_m,
+            t.split_m,
+        )?;
+    }
+    if !f.is_basic_block && t.tail_m != 0 {
+        let (o1, o2) = (t.range_m * t.split_size, t.range_m * t.reduce_m);
+        m1_pass(c, kind, f, io, rm, work, o1, o2, t.tail_m)?;
+    }
+    normal()
+}
+
+// ---------------------------------------------------------------- NZ layout
+
+/// Columns of one NZ block.
+const NZB: u32 = 16;
+
+/// A masked level-0 float instruction of the NZ tail block (`BinaryComputeWithSpecialMask` /
+/// `UnaryComputeWithSpecialMask`): `f(offset, mask, repeats)`.
+type MaskedOp<'a> = &'a dyn Fn(u32, [u64; 2], u8) -> Result<()>;
+
+/// `count` elements in repeats of 64 under the 16-lane-group mask `mask`, the last partial
+/// repeat under the mask of `last` lanes per group.
+fn nz_masked(f: MaskedOp, mask: u64, last: u32, count: u32) -> Result<()> {
+    let (repeat, tail) = (count / REP, count % REP);
+    let mut done = 0;
+    while done < repeat {
+        let n = (repeat - done).min(255);
+        f(done * REP, [mask, 0], n as u8)?;
+        done += n;
+    }
+    if tail != 0 {
+        f(repeat * REP, [nz_lane_mask(last, tail / NZB), 0], 1)?;
+    }
+    Ok(())
+}
+
+/// `op` of the NZ tail block (`src1` row values repeat per 64 elements like the others).
+fn nz_bin_masked(
+    op: RowOp,
+    dst: &LocalTensor<f32>,
+    rv: &LocalTensor<f32>,
+    mask: u64,
+    last: u32,
+    count: u32,
+) -> Result<()> {
+    let prm = BinaryRepeatParams::new(1, 1, 1, 8, 8, 8);
+    let f = |o: u32, m: [u64; 2], n: u8| -> Result<()> {
+        let (d, b) = (dst.at(o)?, rv.at(o)?);
+        match op {
+            RowOp::Sub => sub_l0(&d, &d, &b, m, n, prm),
+            _ => max_l0(&d, &d, &b, m, n, prm),
+        }
+    };
+    nz_masked(&f, mask, last, count)
+}
+
+/// `ReduceMaxLastNZImpl`: `dst[16i ..][..16]` = the maximum of row `i`'s valid columns of the
+/// column blocks in `src` (`dst_m · 16` apart); the sum twin is SoftmaxGrad's `nz_row_sum`.
+fn nz_row_max(
+    c: GradCtx,
+    dst: &LocalTensor<f32>,
+    src: &LocalTensor<f32>,
+    mask: u64,
+    r: RowSum,
+) -> Result<()> {
+    let blk_off = r.dst_m * NZB;
+    let count = r.ori_m * NZB;
+    let blocks = r.src_k / NZB;
+    let last = match r.ori_k % NZB {
+        0 => NZB,
+        l => l,
+    };
+    if blocks == 1 && last != NZB {
+        let mut row = 0;
+        while row < r.src_m {
+            let n = (r.src_m - row).min(255);
+            let (d, s) = (dst.at(row * NZB)?, src.at(row * NZB)?);
+            whole_reduce_max(
+                &d,
+                &s,
+                last,
+                n as i32,
+                8,
+                1,
+                2,
+                ReduceOrder::ORDER_VALUE_INDEX,
+            )?;
+            row += n;
+        }
+        sync_event(API, HardEvent::V_S)?;
+        nz_columns(dst, dst, r.ori_m, NZB)?;
+        return reset_mask();
+    }
+    if blocks == 1 {
+        nz_fold_max(dst, src, r.src_m)?;
+    } else {
+        counter(count)?;
+        muls_l0(dst, src, 1.0, MASK_PLACEHOLDER, 1, un(8, 8))?;
+        barrier_v()?;
+        for j in 1..blocks - 1 {
+            max_l0(dst, dst, &src.at(blk_off * j)?, MASK_PLACEHOLDER, 1, bin())?;
+            barrier_v()?;
+        }
+        normal()?;
+        let f = |o: u32, m: [u64; 2], n: u8| -> Result<()> {
+            let (d, b) = (dst.at(o)?, src.at(blk_off * (blocks - 1) + o)?);
+            max_l0(&d, &d, &b, m, n, bin())
+        };
+        nz_masked(&f, mask, last, count)?;
+        barrier_v()?;
+        nz_fold_max(dst, dst, r.src_m)?;
+    }
+    if r.ori_m.is_multiple_of(8) {
+        barrier_v()?;
+        nz_transpose_rows(dst, r.ori_m)
+    } else {
+        sync_event(c.api, HardEvent::V_S)?;
+        nz_columns(dst, dst, r.ori_m, 1)?;
+        reset_mask()
+    }
+}
+
+/// `ReduceMaxBlockNZImpl`: each row's 16 values folded to 8 and block-reduced; the maxima of
+/// rows `8q .. 8q + 8` land at `dst[128q ..][..8]`.
+fn nz_fold_max(dst: &LocalTensor<f32>, src: &LocalTensor<f32>, m: u32) -> Result<()> {
+    counter(m * 8)?;
+    let prm = BinaryRepeatParams::new(2, 2, 2, 16, 16, 16);
+    max_l0(dst, src, &src.at(8)?, MASK_PLACEHOLDER, 1, prm)?;
+    barrier_v()?;
+    block_reduce_max(dst, dst, (m / 8) as i32, MASK_PLACEHOLDER, 16, 2, 16)?;
+    normal()
+}
+
+/// The NZ operands of one pass: the `blocks` column blocks of `rows · 16` elements (`stride`
+/// apart in the tensors, `split_m · 16` in the buffer).
+#[derive(Clone, Copy)]
+struct NzPass {
+    /// Element offset of the pass's rows in a column block.
+    o1: u32,
+    /// Element offset of its row values.
+    o2: u32,
+    /// Elements a column block holds of this pass (`rows · 16` less the padding rows).
+    count: u32,
+    r: RowSum,
+}
+
+/// One NZ pass (`FlashV2NZUpdateGenericImpl` / `SoftMaxGenericNZImpl<isFlashV2>`), all types.
+#[allow(clippy::too_many_arguments)]
+fn nz_pass<T: Element, S: Element>(
+    c: &Ctx,
+    kind: Kind,
+    update: bool,
+    io: &Io<T, S>,
+    work: &LocalTensor<f32>,
+    mask: u64,
+    last: u32,
+    p: NzPass,
+) -> Result<()> {
+    let t = &c.t;
+    let gc = GradCtx { api: API, p: c.p };
+    let blocks = t.src_k / NZB;
+    let (so, stride) = (t.split_m * NZB, t.src_m * NZB);
+    let (t0, t1) = (*work, work.at(t.split_size)?);
+    let rs = t.reduce_size;
+    let rows = p.count / NZB;
+    let half = kind != Kind::F32;
+    let f32v = |x: &LocalTensor<T>| x.reinterpret_cast::<f32>();
+    let h = |x: &LocalTensor<T>| x.reinterpret_cast::<f16>();
+    let s32 = |x: &LocalTensor<S>| x.reinterpret_cast::<f32>();
+    let hs = |x: &LocalTensor<S>| x.reinterpret_cast::<f16>();
+    let narrow_prm = un(4, 8);
+    // Two blocks a row (the row values repeated over 16 lanes) from one block a row.
+    let widen_rows = |dst: &LocalTensor<f32>, src: &LocalTensor<f32>| -> Result<()> {
+        let prm = crate::DataCopyParams::new(rows as u16, 1, 0, 1);
+        crate::data_copy(dst, src, prm)?;
+        crate::data_copy(&dst.at(8)?, src, prm)
+    };
+    let one_block_a_row = crate::DataCopyParams::new(rows as u16, 1, 1, 0);
+    let (in_max_t, in_sum_t) = match kind {
+        Kind::F16F16 => (work.at(t.split_size + rs)?, work.at(t.split_size + 2 * rs)?),
+        _ => (
+            work.at(t.split_size + 2 * rs)?,
+            work.at(t.split_size + 3 * rs)?,
+        ),
+    };
+    // Load (widen) the column blocks; with update the float stats of the pass.
+    if update && kind == Kind::F32 {
+        let prm = crate::DataCopyParams::new(1, rows as u16, 0, 0);
+        crate::data_copy(&in_sum_t, &s32(&io.in_sum.at(p.o2)?), prm)?;
+        crate::data_copy(&in_max_t, &s32(&io.in_max.at(p.o2)?), prm)?;
+    }
+    if update && kind == Kind::F16F32 {
+        let prm = crate::DataCopyParams::new(1, rows as u16, 0, 0);
+        crate::data_copy(&in_max_t, &s32(&io.in_max.at(p.o2)?), prm)?;
+    }
+    if half {
+        counter(p.count)?;
+        for j in 0..blocks {
+            let s = h(&io.src.at(p.o1 + j * stride)?);
+            cast_l0(
+                &t0.at(so * j)?,
+                &s,
+                RoundMode::CAST_NONE,
+                MASK_PLACEHOLDER,
+                1,
+                un(8, 4),
+            )?;
+        }
+        if update && kind == Kind::F16F16 {
+            let prm = un(8, 4);
+            let (im, is) = (hs(&io.in_max.at(p.o2)?), hs(&io.in_sum.at(p.o2)?));
+            cast_l0(
+                &in_max_t,
+                &im,
+                RoundMode::CAST_NONE,
+                MASK_PLACEHOLDER,
+                1,
+                prm,
+            )?;
+            cast_l0(
+                &in_sum_t,
+                &is,
+                RoundMode::CAST_NONE,
+                MASK_PLACEHOLDER,
+                1,
+                prm,
+            )?;
+        }
+        normal()?;
+        barrier_v()?;
+    } else {
+        for j in 0..blocks {
+            crate::data_copy(
+                &t0.at(so * j)?,
+                &f32v(&io.src.at(p.o1 + j * stride)?),
+                p.count,
+            )?;
+        }
+        barrier_v()?;
+    }
+    nz_row_max(gc, &t1, &t0, mask, p.r)?;
+    barrier_v()?;
+    // The max (and with update expMax), then t1 = the new max, 16 a row.
+    match (kind, update) {
+        (Kind::F16F16, false) => {
+            counter(p.count)?;
+            cast_l0(
+                &hs(&io.max.at(p.o2)?),
+                &t1,
+                c.round,
+                MASK_PLACEHOLDER,
+                1,
+                narrow_prm,
+            )?;
+        }
+        (Kind::F16F16, true) => {
+            counter(p.count)?;
+            max_l0(&t1, &in_max_t, &t1, MASK_PLACEHOLDER, 1, bin())?;
+            barrier_v()?;
+            sub_l0(&in_max_t, &in_max_t, &t1, MASK_PLACEHOLDER, 1, bin())?;
+            barrier_v()?;
+            exp_l0(&in_max_t, &in_max_t, MASK_PLACEHOLDER, 1, un(8, 8))?;
+            barrier_v()?;
+            let em = h(&io.exp_max.at(p.o2)?);
+            cast_l0(&em, &in_max_t, c.round, MASK_PLACEHOLDER, 1, narrow_prm)?;
+            cast_l0(
+                &hs(&io.max.at(p.o2)?),
+                &t1,
+                c.round,
+                MASK_PLACEHOLDER,
+                1,
+                narrow_prm,
+            )?;
+        }
+        (_, false) => {
+            crate::data_copy(&s32(&io.max.at(p.o2)?), &t1, one_block_a_row)?;
+            barrier_v()?;
+            counter(p.count)?;
+        }
+        (_, true) => {
+            let mx = s32(&io.max.at(p.o2)?);
+            crate::data_copy(&mx, &t1, one_block_a_row)?;
+            barrier_v()?;
+            counter(p.count / 2)?;
+            max_l0(&mx, &in_max_t, &mx, MASK_PLACEHOLDER, 1, bin())?;
+            barrier_v()?;
+            sub_l0(&in_max_t, &in_max_t, &mx, MASK_PLACEHOLDER, 1, bin())?;
+            barrier_v()?;
+            if kind == Kind::F32 {
+                let em = f32v(&io.exp_max.at(p.o2)?);
+                exp_l0(&em, &in_max_t, MASK_PLACEHOLDER, 1, un(8, 8))?;
+                barrier_v()?;
+                normal()?;
+            } else {
+                exp_l0(&in_max_t, &in_max_t, MASK_PLACEHOLDER, 1, un(8, 8))?;
+                barrier_v()?;
+                normal()?;
+                widen_rows(&t1, &in_max_t)?;
+                barrier_v()?;
+                counter(p.count)?;
+                let em = h(&io.exp_max.at(p.o2 * 2)?);
+                cast_l0(&em, &t1, c.round, MASK_PLACEHOLDER, 1, narrow_prm)?;
+                normal()?;
+            }
+            widen_rows(&t1, &mx)?;
+            barrier_v()?;
+            counter(p.count)?;
+        }
+    }
+    // x − max and Exp: the full column blocks in counter mode, the last under the lane mask.
+    for j in 0..blocks - 1 {
+        let x = t0.at(so * j)?;
+        sub_l0(&x, &x, &t1, MASK_PLACEHOLDER, 1, bin())?;
+    }
+    normal()?;
+    let lastb = t0.at(so * (blocks - 1))?;
+    nz_bin_masked(RowOp::Sub, &lastb, &t1, mask, last, p.count)?;
+    barrier_v()?;
+    counter(p.count)?;
+    for j in 0..blocks - 1 {
+        let x = t0.at(so * j)?;
+        exp_l0(&x, &x, MASK_PLACEHOLDER, 1, un(8, 8))?;
+    }
+    normal()?;
+    let f = |o: u32, m: [u64; 2], n: u8| -> Result<()> {
+        let x = lastb.at(o)?;
+        exp_l0(&x, &x, m, n, un(8, 8))
+    };
+    nz_masked(&f, mask, last, p.count)?;
+    barrier_v()?;
+    if update && kind == Kind::F16F32 {
+        let prm = crate::DataCopyParams::new(1, rows as u16, 0, 0);
+        crate::data_copy(&in_sum_t, &s32(&io.in_sum.at(p.o2)?), prm)?;
+    }
+    nz_row_sum(gc, &t1, &t0, mask, p.r)?;
+    if !(update && kind == Kind::F16F16) {
+        barrier_v()?;
+    }
+    // The sum, dst and with update sum = expMax · inExpSum + sum.
+    match kind {
+        Kind::F16F16 => {
+            if !update {
+                counter(p.count)?;
+                cast_l0(
+                    &hs(&io.sum.at(p.o2)?),
+                    &t1,
+                    c.round,
+                    MASK_PLACEHOLDER,
+                    1,
+                    narrow_prm,
+                )?;
+                barrier_v()?;
+            }
+            counter(p.count)?;
+            for j in 0..blocks {
+                let d = h(&io.dst.at(p.o1 + j * stride)?);
+                cast_l0(
+                    &d,
+                    &t0.at(so * j)?,
+                    c.round,
+                    MASK_PLACEHOLDER,
+                    1,
+                    narrow_prm,
+                )?;
+            }
+            if update {
+                mul_l0(&in_max_t, &in_max_t, &in_sum_t, MASK_PLACEHOLDER, 1, bin())?;
+                barrier_v()?;
+                add_l0(&in_sum_t, &in_max_t, &t1, MASK_PLACEHOLDER, 1, bin())?;
+                barrier_v()?;
+                let sm = hs(&io.sum.at(p.o2)?);
+                cast_l0(&sm, &in_sum_t, c.round, MASK_PLACEHOLDER, 1, narrow_prm)?;
+            }
+            normal()
+        }
+        Kind::F32 | Kind::F16F32 => {
+            let sm = s32(&io.sum.at(p.o2)?);
+            crate::data_copy(&sm, &t1, one_block_a_row)?;
+            if !update {
+                barrier_v()?;
+            }
+            if kind == Kind::F32 {
+                for j in 0..blocks {
+                    let d = f32v(&io.dst.at(p.o1 + j * stride)?);
+                    crate::data_copy(&d, &t0.at(so * j)?, p.count)?;
+                }
+            } else {
+                if !update {
+                    barrier_v()?;
+                }
+                counter(p.count)?;
+                for j in 0..blocks {
+                    let d = h(&io.dst.at(p.o1 + j * stride)?);
+                    cast_l0(
+                        &d,
+                        &t0.at(so * j)?,
+                        c.round,
+                        MASK_PLACEHOLDER,
+                        1,
+                        narrow_prm,
+                    )?;
+                }
+            }
+            if update {
+                counter(p.count / 2)?;
+                let e = if kind == Kind::F32 {
+                    f32v(&io.exp_max.at(p.o2)?)
+                } else {
+                    in_max_t
+                };
+                mul_l0(&in_max_t, &e, &in_sum_t, MASK_PLACEHOLDER, 1, bin())?;
+                barrier_v()?;
+                add_l0(&sm, &in_max_t, &sm, MASK_PLACEHOLDER, 1, bin())?;
+            }
+            normal()
+        }
+    }
+}
+
+/// `SoftMaxFlashV2NZImpl`: `rangeM` passes of `splitM` rows and the tail pass; the last pass
+/// leaves out the padding rows (`srcM − oriSrcM`).
+fn nz_passes<T: Element, S: Element>(
+    c: &Ctx,
+    kind: Kind,
+    update: bool,
+    io: &Io<T, S>,
+    work: &LocalTensor<f32>,
+    ori_m: u32,
+) -> Result<()> {
+    let t = &c.t;
+    normal()?;
+    let last = match c.ori_k % NZB {
+        0 => NZB,
+        l => l,
+    };
+    let mask = nz_lane_mask(last, REP / NZB);
+    let mut count = t.split_m * NZB;
+    let padding = t.src_m.wrapping_sub(ori_m).wrapping_mul(NZB);
+    let r = |m: u32| RowSum {
+        ori_m: m,
+        ori_k: c.ori_k,
+        src_m: t.split_m,
+        src_k: t.split_k,
+        dst_m: t.split_m,
+        dst_k: NZB,
+    };
+    for i in 0..t.range_m {
+        let (o1, o2) = (i * count, i * t.reduce_size);
+        if t.tail_m == 0 && i + 1 == t.range_m && count > padding {
+            count -= padding;
+        }
+        let p = NzPass {
+            o1,
+            o2,
+            count,
+            r: r(t.split_m),
+        };
+        nz_pass(c, kind, update, io, work, mask, last, p)?;
+    }
+    barrier_v()?;
+    if t.tail_m != 0 {
+        let (o1, o2) = (t.range_m * count, t.range_m * t.reduce_size);
+        let mut count = t.tail_m * NZB;
+        if count > padding {
+            count -= padding;
+        }
+        let p = NzPass {
+            o1,
+            o2,
+            count,
+            r: r(t.tail_m),
+        };
+        nz_pass(c, kind, update, io, work, mask, last, p)?;
+    }
+    Ok(())
+}
+
+/// The NZ form: always re-tiled for the buffer (`SoftMaxFlashV2TilingFunc` with
+/// `isDataFormatNZ`); `isBasicBlock` and the config's shape are ignored, as on the device.
+#[allow(clippy::too_many_arguments)]
+fn nz_call<T: Element, S: Element>(
+    p: Product,
+    kind: Kind,
+    f: FlashV2Flags,
+    dst: &LocalTensor<T>,
+    sum: &LocalTensor<S>,
+    max: &LocalTensor<S>,
+    src: &LocalTensor<T>,
+    exp_max: &LocalTensor<T>,
+    in_sum: &LocalTensor<S>,
+    in_max: &LocalTensor<S>,
+    work: &LocalTensor<f32>,
+    shape: SoftMaxShapeInfo,
+) -> Result<()> {
+    let (m, k) = (shape.src_m, shape.src_k);
+    if k % NZB != 0 {
+        return Err(err(
+            Category::Align,
+            format!("softmaxShapeInfo.srcK = {k} is not a multiple of 16: NZ data is whole 16-column blocks"),
+        ));
+    }
+    let floats = work.get_size();
+    if floats < 3 * NZB + k {
+        return Err(err(
+            Category::Size,
+            format!(
+                "sharedTmpBuffer of {} bytes is below (48 + srcK) floats = {} bytes for NZ data (the device then takes the stack buffer instead): pass a larger buffer or none",
+                floats * 4,
+                (3 * NZB + k) * 4
+            ),
+        ));
+    }
+    let (s1, s2) = (T::DTYPE.size() as u32, S::DTYPE.size() as u32);
+    let t = flash_v2_kernel_tiling(m, k, s1, s2, floats, false, true, false);
+    let ori_k = if shape.ori_src_k == 0 {
+        k
+    } else {
+        shape.ori_src_k
+    };
+    if ori_k > k {
+        return Err(err(
+            Category::Range,
+            format!("softmaxShapeInfo.oriSrcK = {ori_k} exceeds srcK = {k}"),
+        ));
+    }
+    for (name, size, per_row) in [
+        ("srcTensor", src.get_size(), k),
+        ("dstTensor", dst.get_size(), k),
+        ("maxTensor", max.get_size(), t.reduce_k),
+        ("expSumTensor", sum.get_size(), t.reduce_k),
+    ] {
+        check_rows(name, size, m, per_row)?;
+    }
+    if f.is_update {
+        let em = if kind == Kind::F16F32 { 16 } else { t.reduce_k };
+        check_rows("inMaxTensor", in_max.get_size(), m, t.reduce_k)?;
+        check_rows("inExpSumTensor", in_sum.get_size(), m, t.reduce_k)?;
+        check_rows("expMaxTensor", exp_max.get_size(), m, em)?;
+    }
+    let ctx = Ctx {
+        p,
+        round: if p == Product::Ascend310P {
+            RoundMode::CAST_NONE
+        } else {
+            RoundMode::CAST_ROUND
+        },
+        t,
+        ori_k,
+        ks: k,
+    };
+    let io = Io {
+        dst: *dst,
+        sum: *sum,
+        max: *max,
+        src: *src,
+        exp_max: *exp_max,
+        in_sum: *in_sum,
+        in_max: *in_max,
+    };
+    nz_passes(&ctx, kind, f.is_update, &io, work, shape.ori_src_m)
+}
+
 // ---------------------------------------------------------------- the call
 
 /// The operands of one call in their device types.
@@ -1008,6 +2068,7 @@ fn flash_v2_call<T: Element, S: Element>(
     tiling: &SoftMaxTiling,
     shape: SoftMaxShapeInfo,
     f: FlashV2Flags,
+    rm: Option<&LocalTensor<S>>,
 ) -> Result<()> {
     let p = require(API, super::v300::PRODUCTS)?;
     let kind = match (T::DTYPE, S::DTYPE) {
@@ -1028,22 +2089,23 @@ fn flash_v2_call<T: Element, S: Element>(
                 .into(),
         ));
     }
-    if f.is_data_format_nz {
+    if f.is_data_format_nz && p == Product::Ascend310B {
         return Err(err(
             Category::Unsupported,
-            if p == Product::Ascend310B {
-                "isDataFormatNZ = true is not supported on Ascend310B (its page: ND only): use the ND layout"
-            } else {
-                "isDataFormatNZ = true is not yet simulated: use the ND layout"
-            }
-            .into(),
+            "isDataFormatNZ = true is not supported on Ascend310B (its page: ND only): use the ND layout".into(),
         ));
     }
-    if f.config.mode == SoftmaxMode::OutputWithoutBrc {
+    if f.is_data_format_nz && f.config.mode == SoftmaxMode::OutputWithoutBrc {
         return Err(err(
             Category::Unsupported,
-            "config.mode = SOFTMAX_OUTPUT_WITHOUT_BRC is not yet simulated: use SOFTMAX_NORMAL"
-                .into(),
+            "isDataFormatNZ = true with config.mode = SOFTMAX_OUTPUT_WITHOUT_BRC: the device ignores the mode on NZ data (max/sum stay one block a row); use SOFTMAX_NORMAL or the ND layout".into(),
+        ));
+    }
+    let m1 = f.config.mode == SoftmaxMode::OutputWithoutBrc;
+    if m1 && !matches!(p, Product::Ascend910B | Product::Ascend910_93) {
+        return Err(err(
+            Category::Unsupported,
+            format!("config.mode = SOFTMAX_OUTPUT_WITHOUT_BRC is not supported on {p:?} (the device's implementation asserts): A2/A3 only; use SOFTMAX_NORMAL"),
         ));
     }
     let (size1, size2) = (T::DTYPE.size() as u32, S::DTYPE.size() as u32);
@@ -1059,8 +2121,15 @@ fn flash_v2_call<T: Element, S: Element>(
             ),
         ));
     }
+    if f.is_data_format_nz {
+        return nz_call(
+            p, kind, f, dst, sum, max, src, exp_max, in_sum, in_max, &work, shape,
+        );
+    }
     let cfg = f.config;
-    let t = if !cfg.is_check_tiling || (shape.src_m == tiling.src_m && shape.src_k == tiling.src_k)
+    let t = if rm.is_some()
+        || !cfg.is_check_tiling
+        || (shape.src_m == tiling.src_m && shape.src_k == tiling.src_k)
     {
         *tiling
     } else {
@@ -1072,7 +2141,7 @@ fn flash_v2_call<T: Element, S: Element>(
             work.get_size(),
             f.is_basic_block,
             false,
-            false,
+            m1,
         )
     };
     if t.split_m == 0 {
@@ -1113,18 +2182,27 @@ fn flash_v2_call<T: Element, S: Element>(
         (f.is_basic_block, ori_k, t.split_k)
     };
     let rows = t.src_m;
+    // Row values: one a row without broadcast, else one 32-byte block a row.
+    let rv = if m1 { 1 } else { t.reduce_k };
     for (name, size, per_row) in [
         ("srcTensor", src.get_size(), t.src_k),
         ("dstTensor", dst.get_size(), t.src_k),
-        ("maxTensor", max.get_size(), t.reduce_k),
-        ("expSumTensor", sum.get_size(), t.reduce_k),
+        ("maxTensor", max.get_size(), rv),
+        ("expSumTensor", sum.get_size(), rv),
     ] {
         check_rows(name, size, rows, per_row)?;
     }
+    if let Some(o) = rm {
+        check_rows("outReduceMax", o.get_size(), rows, 1)?;
+    }
     if f.is_update {
-        let em = if kind == Kind::F16F32 { 16 } else { t.reduce_k };
-        check_rows("inMaxTensor", in_max.get_size(), rows, t.reduce_k)?;
-        check_rows("inExpSumTensor", in_sum.get_size(), rows, t.reduce_k)?;
+        let em = match (m1, kind) {
+            (true, _) => 1,
+            (false, Kind::F16F32) => 16,
+            _ => t.reduce_k,
+        };
+        check_rows("inMaxTensor", in_max.get_size(), rows, rv)?;
+        check_rows("inExpSumTensor", in_sum.get_size(), rows, rv)?;
         check_rows("expMaxTensor", exp_max.get_size(), rows, em)?;
     }
     if p == Product::Ascend310B {
@@ -1151,13 +2229,37 @@ fn flash_v2_call<T: Element, S: Element>(
     } else {
         REP
     };
-    let need = match (half, basic, f.is_update) {
-        (false, false, false) => t.split_m * REP,
-        (false, false, true) => t.reduce_size + t.split_m * REP,
-        (false, true, _) => t.split_m * unit + t.reduce_size,
-        (true, false, false) => t.split_size + t.reduce_size + t.split_m * REP,
-        (true, false, true) => t.split_size + 2 * t.reduce_size + t.split_m * REP,
-        (true, true, _) => t.split_size + t.reduce_size + t.split_m * unit,
+    let m8 = t.split_m.div_ceil(8) * 8;
+    let red = t.split_m
+        * if f.is_basic_block && t.split_k == 1024 {
+            2 * REP
+        } else {
+            REP
+        };
+    let split = t.split_size;
+    let need = if m1 {
+        let sc = match (f.is_update, f.is_basic_block) {
+            (false, _) => red,
+            (true, true) => red + t.split_m * 8,
+            (true, false) => t.reduce_size + red,
+        };
+        match (kind, f.is_update, f.is_basic_block) {
+            (Kind::F32, _, _) => sc,
+            (Kind::F16F16, false, _) => split + 2 * m8 + sc,
+            (Kind::F16F16, true, _) => split + 3 * m8 + sc,
+            (Kind::F16F32, false, true) => split + sc,
+            (Kind::F16F32, false, false) => split.max(m8 + sc),
+            (Kind::F16F32, true, _) => split + m8 + sc,
+        }
+    } else {
+        match (half, basic, f.is_update) {
+            (false, false, false) => t.split_m * REP,
+            (false, false, true) => t.reduce_size + t.split_m * REP,
+            (false, true, _) => t.split_m * unit + t.reduce_size,
+            (true, false, false) => t.split_size + t.reduce_size + t.split_m * REP,
+            (true, false, true) => t.split_size + 2 * t.reduce_size + t.split_m * REP,
+            (true, true, _) => t.split_size + t.reduce_size + t.split_m * unit,
+        }
     };
     if work.get_size() < need {
         return Err(err(
@@ -1192,6 +2294,7 @@ fn flash_v2_call<T: Element, S: Element>(
         in_max: *in_max,
     };
     normal()?;
+    let basic = if m1 { f.is_basic_block } else { basic };
     if basic {
         if t.split_k % REP != 0
             || t.split_m % TILE != 0
@@ -1206,6 +2309,9 @@ fn flash_v2_call<T: Element, S: Element>(
                 ),
             ));
         }
+        if m1 {
+            return m1_passes(&ctx, kind, f, &io, rm, &work);
+        }
         let b = Basic {
             rep: (t.split_size / REP) as u8,
             rc: t.reduce_size.div_ceil(REP) as u8,
@@ -1215,6 +2321,9 @@ fn flash_v2_call<T: Element, S: Element>(
             Kind::F16F16 => basic_f16(&ctx, f.is_update, &io.cast(), &work, &b),
             Kind::F16F32 => basic_mixed(&ctx, f.is_update, &io.cast(), &work, &b),
         };
+    }
+    if m1 {
+        return m1_passes(&ctx, kind, f, &io, rm, &work);
     }
     let (io32, io16, iomix) = (
         io.cast::<f32, f32>(),
@@ -1279,7 +2388,50 @@ pub fn softmax_flash_v2<T: Element, S: Element>(
 ) -> Result<()> {
     run(API, SourceLoc::caller(), || {
         flash_v2_call(
-            dst, exp_sum, max, src, exp_max, in_exp_sum, in_max, tmp, tiling, shape, flags,
+            dst, exp_sum, max, src, exp_max, in_exp_sum, in_max, tmp, tiling, shape, flags, None,
+        )
+    })
+}
+
+/// The `outReduceMax` form `SoftmaxFlashV2<T, …, config>(dst, outReduceMax, outExpSum, outMax,
+/// src, outExpMax, inExpSum, inMax, [sharedTmpBuffer,] tiling, softmaxShapeInfo)`: with
+/// `config.mode = SOFTMAX_OUTPUT_WITHOUT_BRC` as [`softmax_flash_v2`] in that mode, plus
+/// `outReduceMax` = each row's own maximum (before the `isUpdate` max with `inMax`), one value a
+/// row; `tiling` used as given (no re-tiling). With `SOFTMAX_NORMAL` it computes nothing, as on
+/// the device. `T` = `S`: half or float; A2/A3.
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+pub fn softmax_flash_v2_reduce_max<T: Element>(
+    dst: &LocalTensor<T>,
+    out_reduce_max: &LocalTensor<T>,
+    out_exp_sum: &LocalTensor<T>,
+    out_max: &LocalTensor<T>,
+    src: &LocalTensor<T>,
+    out_exp_max: &LocalTensor<T>,
+    in_exp_sum: &LocalTensor<T>,
+    in_max: &LocalTensor<T>,
+    tmp: Tmp,
+    tiling: &SoftMaxTiling,
+    shape: SoftMaxShapeInfo,
+    flags: FlashV2Flags,
+) -> Result<()> {
+    run(API, SourceLoc::caller(), || {
+        if flags.config.mode != SoftmaxMode::OutputWithoutBrc {
+            return Ok(());
+        }
+        flash_v2_call(
+            dst,
+            out_exp_sum,
+            out_max,
+            src,
+            out_exp_max,
+            in_exp_sum,
+            in_max,
+            tmp,
+            tiling,
+            shape,
+            flags,
+            Some(out_reduce_max),
         )
     })
 }

@@ -611,7 +611,7 @@ fn front_basic_float(
 // ------------------------------------------------------------------ NZ
 
 /// `CreateSpecialFormatMask`: the low `len` lanes of each of `blocks` 16-lane groups.
-fn nz_lane_mask(len: u32, blocks: u32) -> u64 {
+pub(crate) fn nz_lane_mask(len: u32, blocks: u32) -> u64 {
     let one = 0xFFFFu64 >> (NZ - len);
     (0..blocks).fold(0, |m, _| (m << NZ) | one)
 }
@@ -672,7 +672,12 @@ fn nz_fold(dst: &LocalTensor<f32>, src: &LocalTensor<f32>, r: RowSum) -> Result<
 
 /// The column `Duplicate`s: row `8g + k`'s value (`src[128g + k·step]`) over `dst[128g +
 /// 16k ..][..16]`, for `m` rows.
-fn nz_columns(dst: &LocalTensor<f32>, src: &LocalTensor<f32>, m: u32, step: u32) -> Result<()> {
+pub(crate) fn nz_columns(
+    dst: &LocalTensor<f32>,
+    src: &LocalTensor<f32>,
+    m: u32,
+    step: u32,
+) -> Result<()> {
     set_vector_mask::<f32>(MaskMode::NORMAL, NZ as u64)?;
     let (groups, rest) = (m / 8, m % 8);
     for (g, depth) in (0..groups).map(|g| (g, 8)).chain([(groups, rest)]) {
@@ -689,7 +694,7 @@ fn nz_columns(dst: &LocalTensor<f32>, src: &LocalTensor<f32>, m: u32, step: u32)
 
 /// `BroadCastNZImpl` in place: the sums at `x[128q ..][..8]` copied over the group's 16 blocks
 /// (`Muls` by 1), then `TransDataTo5HD` turns each group into 8 rows of 16 equal values.
-fn nz_transpose_rows(x: &LocalTensor<f32>, m: u32) -> Result<()> {
+pub(crate) fn nz_transpose_rows(x: &LocalTensor<f32>, m: u32) -> Result<()> {
     let repeat = (m / 8) as u8;
     for i in 0..repeat as u32 {
         let o = i * 2 * REP;
@@ -717,7 +722,7 @@ fn nz_transpose_rows(x: &LocalTensor<f32>, m: u32) -> Result<()> {
 
 /// `ReduceSumLastNZImpl`: `dst[16i ..][..16]` = the sum of row `i`'s valid columns of the
 /// column blocks in `src` (`dst_m · 16` apart).
-fn nz_row_sum(
+pub(crate) fn nz_row_sum(
     c: Ctx,
     dst: &LocalTensor<f32>,
     src: &LocalTensor<f32>,
