@@ -9,6 +9,7 @@
 use super::grad::{
     nz_columns, nz_lane_mask, nz_row_sum, nz_transpose_rows, Ctx as GradCtx, RowSum,
 };
+use super::rows::{counter, normal};
 use super::rows::{reduce_rows, row_op, Reduce, RowOp, Rows};
 use super::tiling::{SoftMaxShapeInfo, SoftMaxTiling};
 use crate::adv::common::{barrier_v, require, run, sync_event, Tmp};
@@ -17,7 +18,7 @@ use crate::api::vec::cast::{cast, cast_l0};
 use crate::api::vec::copy::{copy, CopyRepeatParams};
 use crate::api::vec::duplicate::duplicate_l0;
 use crate::api::vec::fill::{brcb, BrcbRepeatParams};
-use crate::api::vec::mask::{reset_mask, set_mask_count, set_mask_norm, set_vector_mask};
+use crate::api::vec::mask::{reset_mask, set_mask_count, set_vector_mask};
 use crate::api::vec::scalar::{adds, adds_l0, muls_l0};
 use crate::api::vec::unary::{exp, exp_l0};
 use crate::chip::Product;
@@ -177,16 +178,6 @@ impl Ctx {
 
 fn err(cat: Category, msg: String) -> SimError {
     SimError::new(cat, API, msg)
-}
-
-fn counter(n: u32) -> Result<()> {
-    set_mask_count()?;
-    set_vector_mask::<f32>(MaskMode::COUNTER, n as u64)
-}
-
-fn normal() -> Result<()> {
-    set_mask_norm()?;
-    reset_mask()
 }
 
 fn bin() -> BinaryRepeatParams {

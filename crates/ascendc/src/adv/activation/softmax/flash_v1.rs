@@ -9,8 +9,9 @@
 //! 310P). On A2/A3 `isBasicBlock` with `isUpdate` takes the device's basic-block path
 //! (`BlockReduce` trees and `Brcb`, whole passes of a multiple of 8 rows of a multiple of 64).
 
-use super::grad::{row_sum, Ctx, RowSum};
+use super::grad::{for_rows, row_sum, Ctx, RowSum};
 use super::nd::{softmax_call, Kind as NdKind};
+use super::rows::{counter, normal};
 use super::tiling::{adjust_basic_block, round_rows, SoftMaxShapeInfo, SoftMaxTiling};
 use crate::adv::common::{barrier_v, require, run, sync_event, Tmp, A2_A3_310P};
 use crate::api::vec::binary::{add, add_l0, div, div_l0, max, max_l0, mul, mul_l0, sub, sub_l0};
@@ -18,7 +19,7 @@ use crate::api::vec::cast::{cast, cast_l0};
 use crate::api::vec::copy::{copy, CopyRepeatParams};
 use crate::api::vec::duplicate::duplicate_l0;
 use crate::api::vec::fill::{brcb, BrcbRepeatParams};
-use crate::api::vec::mask::{reset_mask, set_mask_count, set_mask_norm, set_vector_mask};
+use crate::api::vec::mask::{set_mask_count, set_vector_mask};
 use crate::api::vec::unary::{exp, exp_l0};
 use crate::chip::Product;
 use crate::dtype::{DType, Element};
@@ -104,27 +105,6 @@ fn kernel_tiling(
 
 fn err(cat: Category, msg: String) -> SimError {
     SimError::new(cat, API, msg)
-}
-
-fn counter(n: u32) -> Result<()> {
-    set_mask_count()?;
-    set_vector_mask::<f32>(MaskMode::COUNTER, n as u64)
-}
-
-fn normal() -> Result<()> {
-    set_mask_norm()?;
-    reset_mask()
-}
-
-/// Runs `f(first_row, rows)` over `m` rows in groups of at most 255 repeats.
-fn for_rows(m: u32, mut f: impl FnMut(u32, u32) -> Result<()>) -> Result<()> {
-    let mut row = 0;
-    while row < m {
-        let n = (m - row).min(MAX_REP);
-        f(row, n)?;
-        row += n;
-    }
-    Ok(())
 }
 
 fn bin8() -> BinaryRepeatParams {

@@ -7,6 +7,7 @@
 //! `CAST_ROUND`. Its host helpers (`GetSoftMaxFlashV3MaxMinTmpSize`, `SoftMaxFlashV3TilingFunc`)
 //! are here too.
 
+use super::rows::{counter, normal};
 use super::rows::{reduce_rows, row_op, Reduce, RowOp, Rows};
 use super::tiling::{last_axis, SoftMaxTiling};
 use crate::adv::common::{barrier_v, require, run, Tmp};
@@ -225,16 +226,6 @@ fn check(o: &Ops, t: &SoftMaxTiling, prm: &SoftMaxParams, update: bool) -> Resul
         ));
     }
     Ok(())
-}
-
-fn counter(n: u32) -> Result<()> {
-    set_mask_count()?;
-    set_vector_mask::<f32>(MaskMode::COUNTER, n as u64)
-}
-
-fn normal() -> Result<()> {
-    set_mask_norm()?;
-    reset_mask()
 }
 
 /// The buffer's regions for one pass (offsets in floats).

@@ -24,6 +24,7 @@
 //! (`Muls` copies and `TransDataTo5HD` when the rows are a multiple of 8, else scalar
 //! `Duplicate`s); SoftmaxGrad then subtracts and multiplies block by block.
 
+use super::rows::{counter, normal};
 use super::tiling::{SoftMaxShapeInfo, SoftMaxTiling};
 use crate::adv::common::{barrier_v, require, run, sync_event, Tmp};
 use crate::api::vec::binary::{add, add_l0, mul, mul_l0, sub, sub_l0};
@@ -93,18 +94,8 @@ impl Ctx {
     }
 }
 
-fn counter(n: u32) -> Result<()> {
-    set_mask_count()?;
-    set_vector_mask::<f32>(MaskMode::COUNTER, n as u64)
-}
-
-fn normal() -> Result<()> {
-    set_mask_norm()?;
-    reset_mask()
-}
-
 /// Runs `f(first_row, rows)` over `m` rows in groups of at most 255 repeats.
-fn for_rows(m: u32, mut f: impl FnMut(u32, u32) -> Result<()>) -> Result<()> {
+pub(super) fn for_rows(m: u32, mut f: impl FnMut(u32, u32) -> Result<()>) -> Result<()> {
     let mut row = 0;
     while row < m {
         let n = (m - row).min(MAX_REP);

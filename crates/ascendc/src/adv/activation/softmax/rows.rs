@@ -59,12 +59,14 @@ fn fold(op: Reduce) -> Bin {
     }
 }
 
-fn counter(n: u32) -> Result<()> {
+/// Counter mask mode with `n` f32 lanes.
+pub(super) fn counter(n: u32) -> Result<()> {
     set_mask_count()?;
     set_vector_mask::<f32>(MaskMode::COUNTER, n as u64)
 }
 
-fn normal() -> Result<()> {
+/// Back to normal mask mode with the full mask.
+pub(super) fn normal() -> Result<()> {
     set_mask_norm()?;
     reset_mask()
 }
