@@ -12,14 +12,14 @@
 
 using namespace AscendC;
 
-struct Shape {
+struct MatShape {
     uint32_t m, n, k, tm, tn;
 };
 
 template <typename T, typename C>
 class KernelMatmul {
 public:
-    __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c, const Shape& s)
+    __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c, const MatShape& s)
     {
         s_ = s;
         c0_ = 32 / sizeof(T);
@@ -119,11 +119,11 @@ private:
     TQue<QuePosition::CO1, 1> qCO1_;
     GlobalTensor<T> aGm_, bGm_;
     GlobalTensor<C> cGm_;
-    Shape s_;
+    MatShape s_;
     uint32_t c0_, bm_, bn_;
 };
 
-static Shape g_shape;
+static MatShape g_shape;
 
 extern "C" __global__ __aicore__ void matmul_half(GM_ADDR a, GM_ADDR b, GM_ADDR c)
 {
@@ -139,7 +139,7 @@ extern "C" __global__ __aicore__ void matmul_int8(GM_ADDR a, GM_ADDR b, GM_ADDR 
     op.Process();
 }
 
-static bool RunHalf(const Shape& s)
+static bool RunHalf(const MatShape& s)
 {
     g_shape = s;
     half* a = (half*)GmAlloc(s.m * s.k * 2);
@@ -172,7 +172,7 @@ static bool RunHalf(const Shape& s)
     return wrong == 0;
 }
 
-static bool RunInt8(const Shape& s)
+static bool RunInt8(const MatShape& s)
 {
     g_shape = s;
     int8_t* a = (int8_t*)GmAlloc(s.m * s.k);

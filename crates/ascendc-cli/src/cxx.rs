@@ -47,7 +47,7 @@ const TAKES_VALUE: [&str; 14] = [
 const NO_LINK: [&str; 5] = ["-c", "-S", "-E", "-M", "-MM"];
 
 /// The positions of source files among `args` (not option values).
-fn source_positions(args: &[String]) -> Vec<usize> {
+pub(crate) fn source_positions(args: &[String]) -> Vec<usize> {
     let mut out = Vec::new();
     let mut skip = false;
     for (i, a) in args.iter().enumerate() {
@@ -183,9 +183,9 @@ fn build_line(args: &[String], tmp: &Path, launcher: bool) -> Result<Vec<String>
     } else {
         toolchain::cflags(std, mode, profile)
     };
-    out.extend(prepared.quote_dirs);
+    out.extend(prepared.quote_dirs.iter().cloned());
     // Replace each source by its prepared arguments, in place.
-    let mut prepared_args = prepared.args.into_iter().peekable();
+    let mut prepared_args = prepared.args().into_iter().peekable();
     for (i, a) in args.iter().enumerate() {
         if !positions.contains(&i) {
             out.push(a.clone());

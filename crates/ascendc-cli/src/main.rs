@@ -2,6 +2,7 @@
 //! them elsewhere, wraps the C++ compiler for other build systems, and compares output `.bin`
 //! files against goldens.
 
+mod build_cache;
 mod chevron;
 mod child;
 mod cmake;
@@ -359,7 +360,7 @@ fn flags(
         ));
     }
     if !cflags {
-        out.extend(toolchain::libs()?);
+        out.extend(toolchain::static_libs()?);
     }
     println!("{}", out.join(" "));
     Ok(ExitCode::SUCCESS)

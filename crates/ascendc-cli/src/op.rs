@@ -205,28 +205,23 @@ fn run_host(
 ) -> Result<String, String> {
     let host_dir = r.dir.join("op_host");
     let exe = tmp.join("op_host");
-    let (cxx, lead) = toolchain::compiler();
     let include = toolchain::include_dir();
-    let status = Command::new(&cxx)
-        .args(&lead)
-        .args(["-std=c++17", "-g", "-O0"])
-        .arg(format!("-I{}", include.display()))
-        .arg(format!("-I{}", host_dir.display()))
-        .args(r.includes.iter().map(|d| format!("-I{}", d.display())))
-        .args(r.cxxflags)
-        .args(sources)
-        .arg(include.join("ascendc/host/op_host_main.cpp"))
-        .arg("-o")
-        .arg(&exe)
-        .args(toolchain::libs()?)
-        .status()
-        .map_err(|e| format!("cannot run {cxx}: {e} (install g++ or set CXX)"))?;
-    if !status.success() {
-        return Err(format!(
-            "compiling {} failed ({status})",
-            host_dir.display()
-        ));
-    }
+    let mut flags: Vec<String> = vec!["-std=c++17".into(), "-g".into(), "-O0".into()];
+    flags.push(format!("-I{}", include.display()));
+    flags.push(format!("-I{}", host_dir.display()));
+    flags.extend(r.includes.iter().map(|d| format!("-I{}", d.display())));
+    flags.extend(r.cxxflags.iter().cloned());
+    let units: Vec<toolchain::Unit> = sources
+        .iter()
+        .cloned()
+        .chain([include.join("ascendc/host/op_host_main.cpp")])
+        .map(|s| toolchain::Unit {
+            file: s.display().to_string(),
+            asc: false,
+        })
+        .collect();
+    toolchain::build_program(&units, &flags, r.cxxflags.to_vec(), tmp, &exe)
+        .map_err(|e| format!("compiling {} failed ({e})", host_dir.display()))?;
     let out = Command::new(&exe)
         .arg(request)
         .output()

@@ -170,10 +170,19 @@ pub fn cflags(std: Option<&str>, mode: RunMode, profile: &ChipProfile) -> Vec<St
     f
 }
 
-/// Linker flags: the library by path, whole and exported (`-rdynamic`: the kernels a program
-/// compiles at run time, `aclrtcCompileProg`, are shared objects that call the program's
-/// simulator, any entry of its C ABI), then the system libraries it needs.
+/// Linker flags: the simulator library, then the system libraries it needs. The shared library
+/// (`libascendc_ffi.so`, found beside the static one, with its directory as the program's run
+/// path) when there is one: linking it takes milliseconds and the program stays small. Else the
+/// static library whole. Either way exported (`-rdynamic`): the kernels a program compiles at
+/// run time (`aclrtcCompileProg`) are shared objects that call the program's simulator, any
+/// entry of its C ABI.
 pub fn libs() -> Result<Vec<String>, String> {
+    Ok(link_library()?.0)
+}
+
+/// Linker flags of the static library alone (`ascendc flags --libs`, for build systems that
+/// keep the program apart from this checkout).
+pub fn static_libs() -> Result<Vec<String>, String> {
     let mut f = vec![
         "-rdynamic".to_string(),
         "-Wl,--whole-archive".into(),
@@ -184,6 +193,27 @@ pub fn libs() -> Result<Vec<String>, String> {
     Ok(f)
 }
 
+/// [`libs`], and whether the library is the shared one.
+fn link_library() -> Result<(Vec<String>, bool), String> {
+    let library = library()?;
+    let mut f = vec!["-rdynamic".to_string()];
+    let shared = shared_library(&library);
+    match &shared {
+        Some(so) => {
+            f.push(so.display().to_string());
+            let dir = so.parent().unwrap_or(Path::new("."));
+            f.push(format!("-Wl,-rpath,{}", dir.display()));
+        }
+        None => f.extend([
+            "-Wl,--whole-archive".into(),
+            library.display().to_string(),
+            "-Wl,--no-whole-archive".into(),
+        ]),
+    }
+    f.extend(SYSTEM_LIBS.iter().map(|s| s.to_string()));
+    Ok((f, shared.is_some()))
+}
+
 /// True for a file name the C++ compiler gets as a source.
 pub fn is_source(p: &Path) -> bool {
     p.extension()
@@ -191,14 +221,42 @@ pub fn is_source(p: &Path) -> bool {
         .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e))
 }
 
-/// Sources prepared for the compiler: each original, or its rewrite in `tmp` (launches turned
-/// into calls, `#line` back to the original), as compiler arguments (`.asc` under `-x c++`),
-/// plus `-iquote` for the directories of rewritten files so their `#include "…"` still resolve.
+/// One source as the compiler gets it: the original, or its rewrite in the run's temporary
+/// directory (launches turned into calls, `#line` back to the original).
+pub struct Unit {
+    /// The file the compiler reads.
+    pub file: String,
+    /// Compiled under `-x c++` (an `.asc` file kept as it is).
+    pub asc: bool,
+}
+
+impl Unit {
+    /// The compiler arguments naming this source.
+    fn args(&self) -> Vec<String> {
+        if self.asc {
+            ["-x", "c++", &self.file, "-x", "none"]
+                .map(String::from)
+                .to_vec()
+        } else {
+            vec![self.file.clone()]
+        }
+    }
+}
+
+/// Sources prepared for the compiler, plus `-iquote` for the directories of rewritten files so
+/// their `#include "…"` still resolve.
 pub struct Prepared {
-    /// Arguments naming the sources, in order.
-    pub args: Vec<String>,
+    /// The sources, in order.
+    pub units: Vec<Unit>,
     /// `-iquote dir` for each rewritten source's directory.
     pub quote_dirs: Vec<String>,
+}
+
+impl Prepared {
+    /// Arguments naming the sources, in order (`.asc` under `-x c++`).
+    pub fn args(&self) -> Vec<String> {
+        self.units.iter().flat_map(Unit::args).collect()
+    }
 }
 
 /// Rewrites the `<<<…>>>` launches and kernel declarations of `sources` into files in `tmp`.
@@ -206,7 +264,7 @@ pub struct Prepared {
 pub fn prepare(sources: &[PathBuf], dirs: &[PathBuf], tmp: &Path) -> Result<Prepared, String> {
     let kernels = chevron::KernelIndex::of(sources, dirs);
     let mut out = Prepared {
-        args: Vec::new(),
+        units: Vec::new(),
         quote_dirs: Vec::new(),
     };
     for (n, s) in sources.iter().enumerate() {
@@ -227,13 +285,15 @@ pub fn prepare(sources: &[PathBuf], dirs: &[PathBuf], tmp: &Path) -> Result<Prep
                     .unwrap_or(Path::new("."));
                 out.quote_dirs.push("-iquote".into());
                 out.quote_dirs.push(parent.display().to_string());
-                out.args.push(file.display().to_string());
+                out.units.push(Unit {
+                    file: file.display().to_string(),
+                    asc: false,
+                });
             }
-            None if s.extension().is_some_and(|e| e == "asc") => {
-                out.args
-                    .extend(["-x".into(), "c++".into(), shown, "-x".into(), "none".into()]);
-            }
-            None => out.args.push(shown),
+            None => out.units.push(Unit {
+                asc: s.extension().is_some_and(|e| e == "asc"),
+                file: shown,
+            }),
         }
     }
     Ok(out)
@@ -247,13 +307,13 @@ pub struct Build<'a> {
     pub mode: RunMode,
     /// Product whose macros are defined.
     pub profile: &'static ChipProfile,
-    /// Extra compiler flags.
+    /// Extra compiler flags; source files among them are compiled with the others.
     pub extra: &'a [String],
 }
 
-/// Compiles and links `sources` into `out`; each source's directory is on the include path.
+/// Compiles and links `sources` into `out` ([`build_program`]); each source's directory is on
+/// the include path.
 pub fn compile(sources: &[PathBuf], build: &Build, out: &Path) -> Result<(), String> {
-    let (cxx, lead) = compiler();
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let dirs: Vec<PathBuf> = sources
@@ -261,26 +321,237 @@ pub fn compile(sources: &[PathBuf], build: &Build, out: &Path) -> Result<(), Str
         .filter_map(|s| s.parent().filter(|d| !d.as_os_str().is_empty()))
         .map(Path::to_path_buf)
         .collect();
-    let prepared = prepare(sources, &dirs, tmp.path())?;
-    let mut cmd = Command::new(&cxx);
-    cmd.args(&lead)
-        .args(cflags(Some(build.std), build.mode, build.profile))
-        .args(["-g", "-O1"]);
-    for d in &dirs {
-        cmd.arg(format!("-I{}", d.display()));
+    let mut prepared = prepare(sources, &dirs, tmp.path())?;
+    // Sources among the extra flags (the product registration) are compiled like the others.
+    let extra_sources = crate::cxx::source_positions(build.extra);
+    let mut extra = Vec::new();
+    for (i, a) in build.extra.iter().enumerate() {
+        if extra_sources.contains(&i) {
+            prepared.units.push(Unit {
+                asc: a.ends_with(".asc"),
+                file: a.clone(),
+            });
+        } else {
+            extra.push(a.clone());
+        }
     }
-    cmd.args(&prepared.quote_dirs)
-        .args(build.extra)
-        .args(&prepared.args)
-        .arg("-o")
-        .arg(out)
-        .args(libs()?);
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {cxx}: {e} (install g++ or set CXX)"))?;
-    if status.success() {
+    let mut flags = cflags(Some(build.std), build.mode, build.profile);
+    flags.extend(["-g".into(), "-O1".into()]);
+    flags.extend(dirs.iter().map(|d| format!("-I{}", d.display())));
+    flags.extend(prepared.quote_dirs.iter().cloned());
+    flags.extend(extra.iter().cloned());
+    build_program(&prepared.units, &flags, extra, tmp.path(), out)
+}
+
+/// Compiles `units` with `flags` (each on its own, in parallel, from the build cache
+/// ([`crate::build_cache`]) when nothing they depend on changed) and links them with
+/// `link_flags` and the simulator library into `out`; `tmp` is the run's temporary directory.
+/// The program links the shared simulator library when there is one (a small program, started
+/// in milliseconds, and itself cached), else the static one.
+pub fn build_program(
+    units: &[Unit],
+    flags: &[String],
+    mut link_flags: Vec<String>,
+    tmp: &Path,
+    out: &Path,
+) -> Result<(), String> {
+    let (cxx, lead) = compiler();
+    let job = Job {
+        cxx: &cxx,
+        lead: &lead,
+        tmp,
+        cache: crate::build_cache::Cache::open(),
+    };
+    let objects = job.objects(units, flags)?;
+    let (libs, shared) = link_library()?;
+    link_flags.extend(libs);
+    job.link(&objects, &link_flags, shared, out)
+}
+
+/// The shared simulator library built with the static `library` (beside it), if any and not
+/// declined with `ASCENDC_LINK=static` (a program that does not depend on this checkout).
+fn shared_library(library: &Path) -> Option<PathBuf> {
+    if std::env::var("ASCENDC_LINK").is_ok_and(|v| v == "static") {
+        return None;
+    }
+    let so = library.with_file_name(format!("lib{}.so", ascendc_ffi::LIB_NAME));
+    so.is_file().then_some(so)
+}
+
+/// One program's build: the compiler, the run's temporary directory, the cache.
+struct Job<'a> {
+    cxx: &'a str,
+    lead: &'a [String],
+    tmp: &'a Path,
+    cache: Option<crate::build_cache::Cache>,
+}
+
+/// A compiled source: the object file and its cache key (its identity in the program's key).
+struct Object {
+    file: PathBuf,
+    key: String,
+}
+
+impl Job<'_> {
+    /// A cache key of `kind` starting with the compiler's identity and arguments.
+    fn key(&self, kind: &str, args: &[String]) -> crate::build_cache::Key {
+        let mut k = crate::build_cache::Key::new(kind);
+        k.add_file_identity(&which(self.cxx));
+        k.add(self.cxx.as_bytes());
+        for a in self.lead.iter().chain(args) {
+            k.add_arg(a, self.tmp);
+        }
+        k
+    }
+
+    /// Compiles each unit (from the cache when unchanged), as many at once as there are CPUs;
+    /// the compiler's messages are printed in source order.
+    fn objects(&self, units: &[Unit], flags: &[String]) -> Result<Vec<Object>, String> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let cwd = cwd.as_path();
+        let width = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut done: Vec<Result<(Object, String), String>> = Vec::new();
+        for chunk in units.chunks(width).enumerate() {
+            let (base, chunk) = chunk;
+            let results: Vec<_> = std::thread::scope(|s| {
+                let handles: Vec<_> = chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| s.spawn(move || self.object(base * width + i, u, flags, cwd)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join()
+                            .unwrap_or_else(|_| Err("compiler thread panicked".into()))
+                    })
+                    .collect()
+            });
+            done.extend(results);
+        }
+        let mut objects = Vec::new();
+        let mut failure = None;
+        for r in done {
+            match r {
+                Ok((o, messages)) => {
+                    eprint!("{messages}");
+                    objects.push(o);
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        failure.map_or(Ok(objects), Err)
+    }
+
+    /// Compiles one unit to an object: the object and the compiler's messages.
+    fn object(
+        &self,
+        n: usize,
+        unit: &Unit,
+        flags: &[String],
+        cwd: &Path,
+    ) -> Result<(Object, String), String> {
+        let mut key = self.key("object", flags);
+        key.add(cwd.as_os_str().as_encoded_bytes());
+        for a in unit.args() {
+            key.add_arg(&a, self.tmp);
+        }
+        key.add_file_contents(Path::new(&unit.file));
+        let key = key.finish();
+        if let Some((file, messages)) = self.cache.as_ref().and_then(|c| c.object(&key, self.tmp)) {
+            return Ok((Object { file, key }, messages));
+        }
+        let obj = self.tmp.join(format!("unit{n}.o"));
+        let dep = self.tmp.join(format!("unit{n}.d"));
+        let out = Command::new(self.cxx)
+            .args(self.lead)
+            .args(flags)
+            .args(unit.args())
+            .arg("-c")
+            .arg("-o")
+            .arg(&obj)
+            .arg("-MD")
+            .arg("-MF")
+            .arg(&dep)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e} (install g++ or set CXX)", self.cxx))?;
+        let messages = String::from_utf8_lossy(&out.stderr).into_owned();
+        if !out.status.success() {
+            eprint!("{messages}");
+            return Err(format!("{} failed ({})", self.cxx, out.status));
+        }
+        let file = match &self.cache {
+            Some(c) => c.store_object(&key, &obj, &dep, &messages, self.tmp),
+            None => obj,
+        };
+        Ok((Object { file, key }, messages))
+    }
+
+    /// Links `objects` with `flags` into `out`; the program comes from (and, when `cacheable`,
+    /// goes to) the cache.
+    fn link(
+        &self,
+        objects: &[Object],
+        flags: &[String],
+        cacheable: bool,
+        out: &Path,
+    ) -> Result<(), String> {
+        let mut key = self.key("program", flags);
+        for o in objects {
+            key.add(o.key.as_bytes());
+        }
+        for f in flags
+            .iter()
+            .filter(|f| f.ends_with(".so") || f.ends_with(".a"))
+        {
+            key.add_file_identity(Path::new(f));
+        }
+        let key = key.finish();
+        let cache = self.cache.as_ref().filter(|_| cacheable);
+        if let Some(exe) = cache.and_then(|c| c.program(&key)) {
+            return place(&exe, out);
+        }
+        let status = Command::new(self.cxx)
+            .args(self.lead)
+            .args(objects.iter().map(|o| &o.file))
+            .arg("-o")
+            .arg(out)
+            .args(flags)
+            .status()
+            .map_err(|e| format!("cannot run {}: {e} (install g++ or set CXX)", self.cxx))?;
+        if !status.success() {
+            return Err(format!("{} failed ({status})", self.cxx));
+        }
+        if let Some(c) = cache {
+            c.store_program(&key, out);
+        }
         Ok(())
-    } else {
-        Err(format!("{cxx} failed ({status})"))
     }
+}
+
+/// Puts the cached program `exe` at `out`: a hard link when both are on one file system, else a
+/// copy.
+fn place(exe: &Path, out: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_file(out);
+    if std::fs::hard_link(exe, out).is_ok() {
+        return Ok(());
+    }
+    std::fs::copy(exe, out)
+        .map(|_| ())
+        .map_err(|e| format!("cannot copy {} to {}: {e}", exe.display(), out.display()))
+}
+
+/// The file a command name runs: itself when it has a `/`, else the first match on `PATH`.
+fn which(program: &str) -> PathBuf {
+    if program.contains('/') {
+        return PathBuf::from(program);
+    }
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(program))
 }

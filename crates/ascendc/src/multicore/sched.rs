@@ -16,7 +16,7 @@ use super::schedule::{pick, Schedule};
 use crate::core::{CoreId, CoreKind};
 use crate::error::{Category, Result, SimError, SourceLoc};
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -119,6 +119,9 @@ type FlagGroup = (u8, u32, u8, bool);
 struct State {
     status: Vec<Status>,
     unstarted: VecDeque<usize>,
+    /// Scheduled mode: the cores the schedule started that have not finished (few: one runs,
+    /// the others wait or yielded), so that a hand-over does not look at every core.
+    live: BTreeSet<usize>,
     running: usize,
     finished: usize,
     spawn_workers: usize,
@@ -218,6 +221,7 @@ impl Sched {
             state: Mutex::new(State {
                 status: vec![Status::Unstarted; n],
                 unstarted,
+                live: BTreeSet::new(),
                 running: 0,
                 finished: 0,
                 spawn_workers: 0,
@@ -342,6 +346,7 @@ impl Sched {
 
     fn finish_locked(&self, st: &mut State, me: usize) {
         st.status[me] = Status::Finished;
+        st.live.remove(&me);
         st.running -= 1;
         st.finished += 1;
         if self.scheduled() {
@@ -857,33 +862,65 @@ impl Sched {
     /// Scheduled mode: gives the baton to the runnable core the schedule picks, starting its
     /// thread if it has not started; flags a deadlock when nothing can run but cores wait.
     fn hand_over(&self, st: &mut State) {
-        let mut cand = Vec::new();
-        for (i, s) in st.status.iter().enumerate() {
-            let ok = match s {
-                Status::Unstarted => st.unstarted.contains(&i),
-                Status::Ready => true,
-                Status::Running => false,
-                Status::Waiting(w) => self.ready(st, i, &w.on),
-                Status::Finished => false,
-            };
-            if ok {
-                cand.push(i);
-            }
-        }
         let sched = self.schedule.expect("scheduled mode");
-        if cand.is_empty() {
-            st.baton = None;
-            if st.status.iter().any(|s| matches!(s, Status::Waiting(_))) {
-                st.deadlock = true;
+        // Started cores that can run now, ascending; unstarted cores wait in `unstarted` in the
+        // schedule's start order (ascending, descending for `reverse`). Order and reverse take
+        // an end of each, so a launch costs time linear in its blocks.
+        let live: Vec<usize> = st
+            .live
+            .iter()
+            .copied()
+            .filter(|&i| match &st.status[i] {
+                Status::Ready => true,
+                Status::Waiting(w) => self.ready(st, i, &w.on),
+                _ => false,
+            })
+            .collect();
+        let next = match sched {
+            Schedule::Order => match (live.first(), st.unstarted.front()) {
+                (Some(&a), Some(&b)) => Some(a.min(b)),
+                (a, b) => a.or(b).copied(),
+            },
+            Schedule::Reverse => match (live.last(), st.unstarted.front()) {
+                (Some(&a), Some(&b)) => Some(a.max(b)),
+                (a, b) => a.or(b).copied(),
+            },
+            Schedule::Shuffle(_) => {
+                // Both lists ascending: one merge.
+                let mut cand = Vec::with_capacity(live.len() + st.unstarted.len());
+                let (mut i, mut j) = (0, 0);
+                while i < live.len() || j < st.unstarted.len() {
+                    if j == st.unstarted.len() || (i < live.len() && live[i] < st.unstarted[j]) {
+                        cand.push(live[i]);
+                        i += 1;
+                    } else {
+                        cand.push(st.unstarted[j]);
+                        j += 1;
+                    }
+                }
+                (!cand.is_empty()).then(|| pick(sched, &mut st.rng, &cand))
             }
-        } else {
-            let next = pick(sched, &mut st.rng, &cand);
-            if matches!(st.status[next], Status::Unstarted) {
-                // Its thread starts now and waits in `begin` for the baton.
-                st.unstarted.retain(|&u| u != next);
-                st.start_threads.push(next);
+        };
+        match next {
+            None => {
+                st.baton = None;
+                if st.status.iter().any(|s| matches!(s, Status::Waiting(_))) {
+                    st.deadlock = true;
+                }
             }
-            st.baton = Some(next);
+            Some(next) => {
+                if matches!(st.status[next], Status::Unstarted) {
+                    // Its thread starts now and waits in `begin` for the baton.
+                    if st.unstarted.front() == Some(&next) {
+                        st.unstarted.pop_front();
+                    } else {
+                        st.unstarted.retain(|&u| u != next);
+                    }
+                    st.live.insert(next);
+                    st.start_threads.push(next);
+                }
+                st.baton = Some(next);
+            }
         }
         self.cv.notify_all();
     }

@@ -615,3 +615,34 @@ fn schedule_check_tells_float_summation_order_apart() {
     assert!(c.differences.iter().all(|d| d.summation_order_only), "{c}");
     assert!(c.to_string().contains("differ by summation order"), "{c}");
 }
+
+#[test]
+fn schedules_start_thousands_of_blocks_in_their_order() {
+    // Each hand-over looks only at the started cores and one end of the unstarted ones, so a
+    // scheduled launch is linear in its blocks (it looked at every core, and searched the
+    // unstarted list for each, per hand-over: cubic).
+    let n = 5000u32;
+    let started = |s: Schedule| {
+        let order = std::sync::Mutex::new(Vec::new());
+        Launch::new(n)
+            .schedule(s)
+            .run(|| {
+                order.lock().unwrap().push(get_block_idx());
+                Ok(())
+            })
+            .unwrap();
+        order.into_inner().unwrap()
+    };
+    assert_eq!(started(Schedule::Order), (0..n).collect::<Vec<_>>());
+    assert_eq!(started(Schedule::Reverse), (0..n).rev().collect::<Vec<_>>());
+    let shuffled = started(Schedule::Shuffle(7));
+    assert_ne!(shuffled, (0..n).collect::<Vec<_>>());
+    let mut sorted = shuffled.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+    assert_eq!(
+        started(Schedule::Shuffle(7)),
+        shuffled,
+        "a seed names one order"
+    );
+}
