@@ -40,4 +40,5 @@
 #include "ascendc/vec_fused.h"
 #include "ascendc/sort.h"
 #include "ascendc/kernel_log.h"
+#include "ascendc/layout.h"
 #include "ascendc/adv/kernel.h"

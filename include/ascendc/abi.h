@@ -31,7 +31,7 @@ struct Loc {
 
 }  // namespace detail
 
-enum class DataFormat : uint8_t { ND = 0, NZ };
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
 
 // The most dimensions a ShapeInfo holds; a kernel may define it before including the headers
 // (0 when it never uses ShapeInfo, to keep tensors small, as the performance guide suggests).

@@ -47,7 +47,11 @@ enum class TransposeType : uint8_t {
     TRANSPOSE_GRAD_ND_UB_GM,
     TRANSPOSE_ND2ND_B16,
     TRANSPOSE_NCHW2NHWC,
-    TRANSPOSE_NHWC2NCHW
+    TRANSPOSE_NHWC2NCHW,
+    TRANSPOSE_ND2ND_021,        // the high-level Transpose's scenes 13-16 (Ascend 950 only)
+    TRANSPOSE_ND2ND_102,
+    TRANSPOSE_ND2ND_210,
+    TRANSPOSE_ND2NZ_WITH_INTLV
 };
 
 // Axis lengths in elements and the kind of transpose.

@@ -24,7 +24,10 @@ pub enum Ended {
 }
 
 /// Runs `cmd` to completion, passing on the termination signals `ascendc` receives meanwhile.
-pub fn run(cmd: &mut Command) -> io::Result<Ended> {
+/// With a `limit` (seconds; the program's own watchdog, `ASCENDC_TIMEOUT`, ends it then with
+/// its report), a program still running five seconds past it is killed.
+pub fn run(cmd: &mut Command, limit: Option<f64>) -> io::Result<Ended> {
+    let kill_at = limit.map(|s| Instant::now() + Duration::from_secs_f64(s + 5.0));
     for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: `note` only stores to an atomic, which is async-signal-safe.
         unsafe {
@@ -48,6 +51,13 @@ pub fn run(cmd: &mut Command) -> io::Result<Ended> {
         if sig != 0 {
             stop(&mut child, sig)?;
             return Ok(Ended::Interrupted(sig));
+        }
+        if kill_at.is_some_and(|t| Instant::now() >= t) {
+            eprintln!(
+                "error: the program did not end at its --timeout (its watchdog never ran: no kernel launch, or it is stuck before one); killed"
+            );
+            child.kill()?;
+            return child.wait().map(Ended::Exited);
         }
         std::thread::sleep(Duration::from_millis(2));
     }

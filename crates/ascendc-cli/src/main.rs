@@ -78,6 +78,10 @@ enum Cmd {
         /// Run every launch under N schedules and report GM output that differs between them.
         #[arg(long, value_name = "N")]
         schedule_check: Option<u32>,
+        /// End the program after SECONDS (sets `ASCENDC_TIMEOUT`): it stops with status 124 and
+        /// names every block running then with its last API call.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<f64>,
         /// Keep the executable at this path instead of a temporary one.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -192,7 +196,19 @@ enum OpCmd {
         /// Run the launch under N schedules and report GM output that differs between them.
         #[arg(long, value_name = "N")]
         schedule_check: Option<u32>,
+        /// End the program after SECONDS (sets `ASCENDC_TIMEOUT`): it stops with status 124 and
+        /// names every block running then with its last API call.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<f64>,
     },
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("{s}: expected a positive number of seconds")),
+    }
 }
 
 /// How `ascendc run` builds and runs the program.
@@ -206,6 +222,8 @@ struct RunOptions<'a> {
     cxxflags: &'a [String],
     /// `ASCENDC_SCHEDULE` / `ASCENDC_SCHEDULE_CHECK` for the program.
     schedule: [(&'static str, Option<String>); 2],
+    /// `--timeout`: seconds.
+    timeout: Option<f64>,
 }
 
 /// The sources named on the command line, a directory standing for its C++ and `.asc` files, and
@@ -320,7 +338,11 @@ fn run(
     {
         cmd.env(k, v);
     }
-    let ended = child::run(&mut cmd).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if let Some(t) = opts.timeout {
+        cmd.env("ASCENDC_TIMEOUT", t.to_string());
+    }
+    let ended = child::run(&mut cmd, opts.timeout)
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
     Ok(match ended {
         child::Ended::Exited(status) => match status.code() {
             Some(0) => ExitCode::SUCCESS,
@@ -421,6 +443,7 @@ fn main() -> ExitCode {
             cxxflags,
             schedule,
             schedule_check,
+            timeout,
             output,
             args,
         } => {
@@ -439,6 +462,7 @@ fn main() -> ExitCode {
                         schedule_check.map(|n| n.to_string()),
                     ),
                 ],
+                timeout,
             };
             run(&sources, opts, output, &args)
         }
@@ -467,9 +491,13 @@ fn main() -> ExitCode {
                     check,
                     schedule,
                     schedule_check,
+                    timeout,
                 },
         } => {
             let mut env = Vec::new();
+            if let Some(t) = timeout {
+                env.push(("ASCENDC_TIMEOUT", t.to_string()));
+            }
             if report {
                 env.push(("ASCENDC_REPORT", "1".to_string()));
             }

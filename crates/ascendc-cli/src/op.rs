@@ -513,8 +513,8 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     for (k, v) in r.env {
         cmd.env(k, v);
     }
-    let ended =
-        crate::child::run(&mut cmd).map_err(|e| format!("cannot run the kernel program: {e}"))?;
+    let ended = crate::child::run(&mut cmd, timeout(r.env))
+        .map_err(|e| format!("cannot run the kernel program: {e}"))?;
     let status = match ended {
         crate::child::Ended::Exited(status) => status,
         crate::child::Ended::Interrupted(sig) => {
@@ -568,4 +568,11 @@ field uint32_t b 4 2 0\nend_struct\n",
         assert_eq!(o.structs[0].fields[1].count, 2);
         assert!(parse_outcome("block_dim x").is_err());
     }
+}
+
+/// The `--timeout` the program gets (its `ASCENDC_TIMEOUT`), in seconds.
+fn timeout(env: &[(&str, String)]) -> Option<f64> {
+    env.iter()
+        .find(|(k, _)| *k == "ASCENDC_TIMEOUT")
+        .and_then(|(_, v)| v.parse().ok())
 }

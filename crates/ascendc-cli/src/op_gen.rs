@@ -71,7 +71,7 @@ pub fn snake_case(op: &str) -> String {
 
 /// Tiling structs of the high-level APIs the kernel headers define (kernel_tiling.h on the
 /// device), with the header the prelude includes instead of emitting them.
-const PROVIDED: [(&str, &str); 13] = [
+const PROVIDED: [(&str, &str); 14] = [
     ("SoftMaxTiling", "ascendc/adv/softmax_struct.h"),
     ("LogSoftMaxTiling", "ascendc/adv/softmax_struct.h"),
     ("RmsNormTiling", "ascendc/adv/normalization.h"),
@@ -85,6 +85,10 @@ const PROVIDED: [(&str, &str); 13] = [
     ("TopkTiling", "ascendc/adv/topk_struct.h"),
     ("BatchNormTiling", "ascendc/adv/batch_group_norm.h"),
     ("GroupNormTiling", "ascendc/adv/batch_group_norm.h"),
+    (
+        "ConfusionTransposeTiling",
+        "ascendc/adv/confusion_transpose.h",
+    ),
 ];
 
 fn emit_struct(out: &mut String, s: &TilingStruct) {

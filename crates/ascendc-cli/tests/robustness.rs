@@ -294,3 +294,39 @@ fn a_signal_to_ascendc_ends_the_program_and_removes_its_files() {
     );
     assert!(!Path::new(exe).exists(), "{exe} was left behind");
 }
+
+/// `--timeout`: a kernel that never ends is stopped after the limit with status 124 and the
+/// last API call of every block still running (block 0 spins after its `Adds` on line 28,
+/// block 1 before it).
+#[test]
+fn timeout_ends_a_runaway_kernel_and_says_where_each_block_was() {
+    let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .args(["run", "--timeout", "2"])
+        .arg(cpp("robust_runaway.cpp"))
+        .output()
+        .expect("ascendc runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(124), "{err}");
+    assert!(
+        err.contains("the program ran longer than ASCENDC_TIMEOUT (2 s) and was ended"),
+        "{err}"
+    );
+    let line = |block: u32| {
+        err.lines()
+            .find(|l| l.contains(&format!("(block {block}): last API call at")))
+            .map(|l| l.rsplit(':').next().unwrap().to_string())
+    };
+    assert_eq!(line(0).as_deref(), Some("28"), "{err}");
+    if let Some(l) = line(1) {
+        assert_ne!(l, "28", "{err}");
+    }
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("unreachable"));
+    // A limit that is not a positive number is refused before anything runs.
+    let o = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .args(["run", "--timeout=0"])
+        .arg(cpp("robust_runaway.cpp"))
+        .output()
+        .expect("ascendc runs");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("expected a positive number of seconds"));
+}

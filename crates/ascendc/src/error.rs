@@ -27,7 +27,9 @@ impl SourceLoc {
     #[inline]
     pub fn caller() -> SourceLoc {
         let here = Location::caller();
-        FOREIGN.with(Cell::get).unwrap_or_else(|| here.into())
+        let loc = FOREIGN.with(Cell::get).unwrap_or_else(|| here.into());
+        crate::watchdog::note(loc);
+        loc
     }
 
     /// Runs `f` with every API call inside it reporting `self` as its location: the C++ call
@@ -42,6 +44,7 @@ impl SourceLoc {
             }
         }
         let _restore = Restore(FOREIGN.with(|c| c.replace(Some(self))));
+        crate::watchdog::note(self);
         f()
     }
 }

@@ -366,6 +366,7 @@ impl Launch {
     where
         F: Fn() -> Result<()> + Sync,
     {
+        crate::watchdog::arm();
         let mut diagnostics = Vec::new();
         let fail = |msg: String| {
             Err(LaunchError {
@@ -578,7 +579,9 @@ impl Launch {
         core.sync.core_index = index;
         core.sync.mixed = matches!(self.mode, KernelMode::Mix | KernelMode::MixAic1_1);
         context::install(core);
+        crate::watchdog::block_started(id);
         let outcome = catch_unwind(AssertUnwindSafe(kernel));
+        crate::watchdog::block_ended();
         let mut core = context::take().expect("the block's core is installed");
         let sync = std::mem::take(&mut core.sync);
         let (trace, diagnostics, first, memory) = core.finish();

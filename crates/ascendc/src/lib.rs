@@ -45,6 +45,7 @@ pub mod multicore;
 pub mod numeric;
 pub mod position;
 pub mod timing;
+mod watchdog;
 
 pub use api::context::running_block;
 pub use api::cube::fixpipe::{

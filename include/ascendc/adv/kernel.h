@@ -4,6 +4,7 @@
 #include "activation.h"
 #include "batch_group_norm.h"
 #include "broadcast.h"
+#include "confusion_transpose.h"
 #include "filter.h"
 #include "index.h"
 #include "layernorm.h"
@@ -23,3 +24,4 @@
 #include "softmax_flash_v3.h"
 #include "softmax_grad.h"
 #include "topk.h"
+#include "trans_data.h"

@@ -14,6 +14,7 @@ using TensorDataType = ge::DataType;
 #include "activation_tiling.h"
 #include "batch_group_norm_tiling.h"
 #include "broadcast_tiling.h"
+#include "confusion_transpose_tiling.h"
 #include "filter_tiling.h"
 #include "index_tiling.h"
 #include "layernorm_grad_tiling.h"
@@ -31,3 +32,4 @@ using TensorDataType = ge::DataType;
 #include "softmax_flash_v3_tiling.h"
 #include "softmax_tiling.h"
 #include "topk_tiling.h"
+#include "trans_data_tiling.h"

@@ -4,6 +4,7 @@
 pub mod activation;
 pub mod batch_group_norm;
 pub mod broadcast;
+pub mod confusion_transpose;
 pub mod filter;
 pub mod index;
 pub mod layernorm;
@@ -23,6 +24,7 @@ pub mod softmax_flash_v1;
 pub mod softmax_flash_v3;
 pub mod softmax_grad;
 pub mod topk;
+pub mod trans_data;
 
 use crate::abi::AscLocal;
 use ascendc::adv::math::Tmp;

@@ -12,6 +12,7 @@ pub mod pad;
 pub mod quantization;
 pub mod reduce;
 pub mod sort;
+pub mod transpose;
 pub mod utils;
 
 pub use utils::init_global_memory::{fill, init_global_memory, init_output};
