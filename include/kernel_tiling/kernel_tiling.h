@@ -8,6 +8,7 @@
 #include <cstdint>
 // Kernel UT tiling headers copy the struct with an unqualified memcpy after including this one.
 #include <cstring>
+#include "ascendc/adv/matmul_struct.h"  // TCubeTiling (AscendC::tiling and global)
 
 namespace AscendC {
 namespace tiling {}

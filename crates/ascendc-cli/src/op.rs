@@ -546,6 +546,13 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The `--timeout` the program gets (its `ASCENDC_TIMEOUT`), in seconds.
+fn timeout(env: &[(&str, String)]) -> Option<f64> {
+    env.iter()
+        .find(|(k, _)| *k == "ASCENDC_TIMEOUT")
+        .and_then(|(_, v)| v.parse().ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -568,11 +575,4 @@ field uint32_t b 4 2 0\nend_struct\n",
         assert_eq!(o.structs[0].fields[1].count, 2);
         assert!(parse_outcome("block_dim x").is_err());
     }
-}
-
-/// The `--timeout` the program gets (its `ASCENDC_TIMEOUT`), in seconds.
-fn timeout(env: &[(&str, String)]) -> Option<f64> {
-    env.iter()
-        .find(|(k, _)| *k == "ASCENDC_TIMEOUT")
-        .and_then(|(_, v)| v.parse().ok())
 }

@@ -71,8 +71,9 @@ pub fn snake_case(op: &str) -> String {
 
 /// Tiling structs of the high-level APIs the kernel headers define (kernel_tiling.h on the
 /// device), with the header the prelude includes instead of emitting them.
-const PROVIDED: [(&str, &str); 14] = [
+const PROVIDED: [(&str, &str); 15] = [
     ("SoftMaxTiling", "ascendc/adv/softmax_struct.h"),
+    ("TCubeTiling", "ascendc/adv/matmul_struct.h"),
     ("LogSoftMaxTiling", "ascendc/adv/softmax_struct.h"),
     ("RmsNormTiling", "ascendc/adv/normalization.h"),
     ("PadTiling", "ascendc/adv/pad.h"),

@@ -23,6 +23,7 @@ using TensorDataType = ge::DataType;
 #include "math_gamma_tiling.h"
 #include "math_round_tiling.h"
 #include "math_trig_tiling.h"
+#include "matmul_tiling.h"
 #include "norm_stats_tiling.h"
 #include "normalization_tiling.h"
 #include "pad_tiling.h"

@@ -7,6 +7,7 @@ pub mod common;
 pub mod filter;
 pub mod index;
 pub mod math;
+pub mod matmul;
 pub mod normalization;
 pub mod pad;
 pub mod quantization;

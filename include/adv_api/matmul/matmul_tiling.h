@@ -1,0 +1,5 @@
+// The vendor's header path adv_api/matmul/matmul_tiling.h (Matmul host tiling): everything it declares comes with
+// tiling/tiling_api.h here.
+#pragma once
+
+#include "tiling/tiling_api.h"
