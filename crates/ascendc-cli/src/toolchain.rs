@@ -87,10 +87,12 @@ fn lib_file() -> String {
     format!("lib{}.a", ascendc_ffi::LIB_NAME)
 }
 
-/// The newest `libascendc_ffi.a` in `dir` or its `deps/`.
+/// The newest `libascendc_ffi.a` in `dir` or its `deps/` (where cargo leaves it when the
+/// library is built as a dependency: unsuffixed, as the crate also builds a shared library,
+/// or `libascendc_ffi-HASH.a` from older builds).
 fn newest_in(dir: &Path) -> Option<PathBuf> {
     let name = format!("lib{}", ascendc_ffi::LIB_NAME);
-    let mut found: Vec<PathBuf> = vec![dir.join(lib_file())];
+    let mut found: Vec<PathBuf> = vec![dir.join(lib_file()), dir.join("deps").join(lib_file())];
     if let Ok(entries) = std::fs::read_dir(dir.join("deps")) {
         found.extend(entries.flatten().map(|e| e.path()).filter(|p| {
             p.file_name()
@@ -554,4 +556,35 @@ fn which(program: &str) -> PathBuf {
         .map(|d| d.join(program))
         .find(|p| p.is_file())
         .unwrap_or_else(|| PathBuf::from(program))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_newest_archive_of_a_target_directory_is_found_with_or_without_a_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let deps = dir.path().join("deps");
+        std::fs::create_dir_all(&deps).unwrap();
+        assert_eq!(newest_in(dir.path()), None);
+        let old = deps.join(format!("lib{}-0123abcd.a", ascendc_ffi::LIB_NAME));
+        std::fs::write(&old, b"old").unwrap();
+        assert_eq!(newest_in(dir.path()), Some(old.clone()));
+        // Built as a dependency next to its shared library: no hash in the name.
+        let plain = deps.join(lib_file());
+        std::fs::write(&plain, b"new").unwrap();
+        let earlier = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .append(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(earlier)
+            .unwrap();
+        assert_eq!(newest_in(dir.path()), Some(plain.clone()));
+        let so = deps.join(format!("lib{}.so", ascendc_ffi::LIB_NAME));
+        assert_eq!(shared_library(&plain), None);
+        std::fs::write(&so, b"so").unwrap();
+        assert_eq!(shared_library(&plain), Some(so));
+    }
 }
