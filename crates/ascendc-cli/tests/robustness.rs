@@ -330,3 +330,44 @@ fn timeout_ends_a_runaway_kernel_and_says_where_each_block_was() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("expected a positive number of seconds"));
 }
+
+/// Native faults inside a kernel name the block: an integer division by zero (SIGFPE), abort()
+/// and a stack overflow (reported from the thread's alternate signal stack), on one block (the
+/// launching thread) and on two (worker threads). abort() in host code stays an abort.
+#[test]
+fn native_faults_in_a_kernel_name_the_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("faults");
+    let built = Command::new(env!("CARGO_BIN_EXE_ascendc"))
+        .args(["run", "-o"])
+        .arg(&exe)
+        .arg(cpp("robust_native_faults.cpp"))
+        .output()
+        .expect("ascendc runs");
+    assert!(
+        String::from_utf8_lossy(&built.stdout).contains("finished 0"),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    for blocks in ["1", "2"] {
+        for (mode, says) in [
+            ("1", "arithmetic fault (SIGFPE)"),
+            ("2", "the kernel called abort()"),
+            ("3", "stack overflow"),
+        ] {
+            let o = Command::new(&exe).args([mode, blocks]).output().unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(
+                o.status.code(),
+                Some(1),
+                "mode {mode}, {blocks} blocks: {err}"
+            );
+            assert!(err.contains("error: block "), "{err}");
+            assert!(err.contains(says), "mode {mode}, {blocks} blocks: {err}");
+        }
+    }
+    let o = Command::new(&exe).arg("4").output().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(o.status.signal(), Some(6), "{:?}", o.status);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("the kernel called abort()"));
+}

@@ -579,6 +579,7 @@ impl Launch {
         core.sync.core_index = index;
         core.sync.mixed = matches!(self.mode, KernelMode::Mix | KernelMode::MixAic1_1);
         context::install(core);
+        crate::signal_stack::ensure();
         crate::watchdog::block_started(id);
         let outcome = catch_unwind(AssertUnwindSafe(kernel));
         crate::watchdog::block_ended();

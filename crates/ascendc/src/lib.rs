@@ -44,6 +44,7 @@ pub mod launch;
 pub mod multicore;
 pub mod numeric;
 pub mod position;
+mod signal_stack;
 pub mod timing;
 mod watchdog;
 
