@@ -142,31 +142,19 @@ impl Cache {
     }
 
     /// Stores `obj` under `key` with the files listed in the compiler's dependency file
-    /// `depfile` and its `messages`; the stored object's path (or `obj` when storing failed).
-    pub fn store_object(
-        &self,
-        key: &str,
-        obj: &Path,
-        depfile: &Path,
-        messages: &str,
-        tmp: &Path,
-    ) -> PathBuf {
+    /// `depfile` and its `messages` (nothing when a listed file cannot be read).
+    pub fn store_object(&self, key: &str, obj: &Path, depfile: &Path, messages: &str, tmp: &Path) {
         let Some(list) = std::fs::read_to_string(depfile)
             .ok()
             .and_then(|d| dependency_list(&d, tmp))
         else {
-            return obj.to_path_buf();
+            return;
         };
-        let stored = self.path(key, "o");
-        let ok = self.put(&self.path(key, "err"), messages.as_bytes())
+        // The object last: a lookup finds an object only with its list and messages.
+        let _ = self.put(&self.path(key, "err"), messages.as_bytes())
             && self.put(&self.path(key, "deps"), list.as_bytes())
-            && std::fs::read(obj).is_ok_and(|bytes| self.put(&stored, &bytes));
+            && std::fs::read(obj).is_ok_and(|bytes| self.put(&self.path(key, "o"), &bytes));
         self.prune();
-        if ok {
-            stored
-        } else {
-            obj.to_path_buf()
-        }
     }
 
     /// The cached program of `key`.
@@ -338,7 +326,8 @@ mod tests {
             header.display()
         );
         std::fs::write(&depfile, deps).unwrap();
-        let stored = cache.store_object("k1", &obj, &depfile, "warning: w\n", &run);
+        cache.store_object("k1", &obj, &depfile, "warning: w\n", &run);
+        let stored = cache.path("k1", "o");
         assert_eq!(std::fs::read(&stored).unwrap(), b"object bytes");
 
         // A later run: another temporary directory with the same generated file.

@@ -462,10 +462,15 @@ impl Job<'_> {
         }
         key.add_file_contents(Path::new(&unit.file));
         let key = key.finish();
-        if let Some((file, messages)) = self.cache.as_ref().and_then(|c| c.object(&key, self.tmp)) {
-            return Ok((Object { file, key }, messages));
-        }
         let obj = self.tmp.join(format!("unit{n}.o"));
+        // A hit is linked (or copied) into the run's directory first, so that another run
+        // pruning the cache meanwhile cannot take it away before the link.
+        if let Some((cached, messages)) = self.cache.as_ref().and_then(|c| c.object(&key, self.tmp))
+        {
+            if place(&cached, &obj).is_ok() {
+                return Ok((Object { file: obj, key }, messages));
+            }
+        }
         let dep = self.tmp.join(format!("unit{n}.d"));
         let out = Command::new(self.cxx)
             .args(self.lead)
@@ -484,11 +489,10 @@ impl Job<'_> {
             eprint!("{messages}");
             return Err(format!("{} failed ({})", self.cxx, out.status));
         }
-        let file = match &self.cache {
-            Some(c) => c.store_object(&key, &obj, &dep, &messages, self.tmp),
-            None => obj,
-        };
-        Ok((Object { file, key }, messages))
+        if let Some(c) = &self.cache {
+            c.store_object(&key, &obj, &dep, &messages, self.tmp);
+        }
+        Ok((Object { file: obj, key }, messages))
     }
 
     /// Links `objects` with `flags` into `out`; the program comes from (and, when `cacheable`,
@@ -513,7 +517,10 @@ impl Job<'_> {
         let key = key.finish();
         let cache = self.cache.as_ref().filter(|_| cacheable);
         if let Some(exe) = cache.and_then(|c| c.program(&key)) {
-            return place(&exe, out);
+            // Pruned by another run meanwhile: link it anew.
+            if place(&exe, out).is_ok() {
+                return Ok(());
+            }
         }
         let status = Command::new(self.cxx)
             .args(self.lead)
