@@ -76,11 +76,11 @@ impl Key {
         self.add(&time.to_le_bytes());
     }
 
-    /// Adds a file's contents (or a marker when it cannot be read).
-    pub fn add_file_contents(&mut self, path: &Path) {
-        match std::fs::read(path) {
-            Ok(bytes) => self.add(blake3::hash(&bytes).as_bytes()),
-            Err(_) => self.add(b"<unreadable>"),
+    /// Adds a file's contents ([`content_hash`]; a marker when it cannot be read).
+    pub fn add_file_contents(&mut self, path: &Path, tmp: &Path) {
+        match content_hash(path, tmp) {
+            Some(h) => self.add(h.as_bytes()),
+            None => self.add(b"<unreadable>"),
         }
     }
 
@@ -92,6 +92,26 @@ impl Key {
 
 fn relative_to_run(text: &str, tmp: &Path) -> String {
     text.replace(&*tmp.to_string_lossy(), TMP_MARK)
+}
+
+/// The hash of a file's contents; a file of the run's temporary directory `tmp` (a rewritten
+/// source, a generated launcher) is hashed with its mentions of that directory replaced by the
+/// placeholder, as they only name the file itself (`#line`) in its diagnostics.
+fn content_hash(path: &Path, tmp: &Path) -> Option<blake3::Hash> {
+    let bytes = std::fs::read(path).ok()?;
+    let dir = tmp.to_string_lossy();
+    if !path.starts_with(tmp) || dir.is_empty() {
+        return Some(blake3::hash(&bytes));
+    }
+    let mut h = blake3::Hasher::new();
+    let mut rest = &bytes[..];
+    while let Some(at) = rest.windows(dir.len()).position(|w| w == dir.as_bytes()) {
+        h.update(&rest[..at]);
+        h.update(TMP_MARK.as_bytes());
+        rest = &rest[at + dir.len()..];
+    }
+    h.update(rest);
+    Some(h.finalize())
 }
 
 /// Size in bytes and modification time in nanoseconds since the epoch.
@@ -265,7 +285,7 @@ fn dependency_list(depfile: &str, tmp: &Path) -> Option<String> {
     for dep in dependencies(depfile) {
         let path = Path::new(&dep);
         let (len, time) = stamp(path)?;
-        let hash = blake3::hash(&std::fs::read(path).ok()?);
+        let hash = content_hash(path, tmp)?;
         let shown = relative_to_run(&dep, tmp);
         out.push_str(&format!("{len}\t{time}\t{}\t{shown}\n", hash.to_hex()));
     }
@@ -286,10 +306,9 @@ fn deps_unchanged(list: &str, tmp: &Path) -> bool {
         let path = PathBuf::from(path.replace(TMP_MARK, &run_dir));
         match stamp(&path) {
             Some((l, t)) if l.to_string() == len && t.to_string() == time => true,
-            Some((l, _)) if l.to_string() == len => {
-                std::fs::read(&path).is_ok_and(|b| blake3::hash(&b).to_hex().as_str() == hash)
-            }
-            _ => false,
+            // A run's own file may differ in length by its directory's name.
+            Some(_) => content_hash(&path, tmp).is_some_and(|h| h.to_hex().as_str() == hash),
+            None => false,
         }
     })
 }
@@ -346,6 +365,24 @@ mod tests {
         assert!(cache.object("k1", &run2).is_none());
         std::fs::remove_file(&header).unwrap();
         assert!(cache.object("k1", &run2).is_none());
+    }
+
+    #[test]
+    fn a_run_file_naming_its_own_directory_hashes_alike_in_every_run() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b) = (root.path().join("r1"), root.path().join("run22"));
+        for d in [&a, &b] {
+            std::fs::create_dir_all(d).unwrap();
+            let text = format!("#line 1 \"{0}/k.cpp\"\nint x; // {0}\n", d.display());
+            std::fs::write(d.join("k.cpp"), text).unwrap();
+        }
+        let (ha, hb) = (
+            content_hash(&a.join("k.cpp"), &a).unwrap(),
+            content_hash(&b.join("k.cpp"), &b).unwrap(),
+        );
+        assert_eq!(ha, hb);
+        // Outside the run's directory the bytes are hashed as they are.
+        assert_ne!(content_hash(&b.join("k.cpp"), &a).unwrap(), hb);
     }
 
     #[test]

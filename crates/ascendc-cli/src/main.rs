@@ -301,6 +301,7 @@ fn run(
                 mode: opts.run_mode,
                 profile,
                 extra: &extra,
+                tmp: tmp.path(),
             };
             toolchain::compile(&sources, &build, &exe)?;
         }

@@ -470,6 +470,7 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         outputs: &out_files,
         lists: &lists,
         tiling: &tiling_file.display().to_string(),
+        run_dir: &t.display().to_string(),
     };
     for i in 0..outcome.outputs.len() {
         if let Some(j) = op_gen::in_place(&outcome, &files, i) {
@@ -505,11 +506,13 @@ pub fn run(r: &OpRun) -> Result<ExitCode, String> {
         mode: toolchain::RunMode::Cpu,
         profile,
         extra: &extra,
+        tmp: t,
     };
     let exe = t.join("op_kernel");
     toolchain::compile(&sources, &build, &exe)?;
     let mut cmd = Command::new(&exe);
     cmd.env("ASCENDC_PRODUCT", profile.soc);
+    cmd.env("ASCENDC_OP_TMP", t);
     for (k, v) in r.env {
         cmd.env(k, v);
     }

@@ -181,12 +181,30 @@ pub struct LaunchFiles<'a> {
     pub lists: &'a [Vec<(String, Vec<u64>)>],
     /// The tiling bytes.
     pub tiling: &'a str,
+    /// The run's temporary directory: its files are named relative to `$ASCENDC_OP_TMP` at run
+    /// time, so that the launcher's text (and its cached build) is the same from run to run.
+    pub run_dir: &'a str,
+}
+
+/// The C++ expression naming `path`: a string literal, or for a file of the run's directory
+/// `run_dir` its name resolved at run time.
+fn path_expr(path: &str, run_dir: &str) -> String {
+    match path.strip_prefix(run_dir).and_then(|r| r.strip_prefix('/')) {
+        Some(name) if !run_dir.is_empty() => format!("AscendcOpPath({})", c_str(name)),
+        _ => c_str(path),
+    }
 }
 
 /// Loads the tensors of list input `i` and lays out its descriptor as `in{i}`: the pointer
 /// array's byte offset, then each tensor's dimension count and dimensions, then the pointers
 /// (the layout `ListTensorDesc` reads).
-fn emit_list(out: &mut String, i: usize, dtype: Option<DType>, tensors: &[(String, Vec<u64>)]) {
+fn emit_list(
+    out: &mut String,
+    i: usize,
+    dtype: Option<DType>,
+    tensors: &[(String, Vec<u64>)],
+    run_dir: &str,
+) {
     let size = dtype.map_or(0, |d| d.size() as u64);
     let mut words = Vec::new();
     for (k, (path, shape)) in tensors.iter().enumerate() {
@@ -194,7 +212,7 @@ fn emit_list(out: &mut String, i: usize, dtype: Option<DType>, tensors: &[(Strin
         let _ = writeln!(
             out,
             "    uint8_t* in{i}_{k} = AscendcOpLoad({}, {bytes});",
-            c_str(path)
+            path_expr(path, run_dir)
         );
         words.push(format!("{}ULL", shape.len()));
         words.extend(shape.iter().map(|d| format!("{d}ULL")));
@@ -237,7 +255,16 @@ pub fn launcher(o: &Outcome, kernel: &str, workspace: u64, files: &LaunchFiles) 
         vec!["GM_ADDR"; args].join(", ")
     );
     out.push_str(
-        "static uint8_t* AscendcOpLoad(const char* path, size_t size) {\n\
+        "// A file of the run's temporary directory ($ASCENDC_OP_TMP).\n\
+static const char* AscendcOpPath(const char* name) {\n\
+    static char paths[16][4096];\n\
+    static int next = 0;\n\
+    char* p = paths[next++ % 16];\n\
+    const char* dir = std::getenv(\"ASCENDC_OP_TMP\");\n\
+    std::snprintf(p, sizeof(paths[0]), \"%s/%s\", dir != nullptr ? dir : \".\", name);\n\
+    return p;\n\
+}\n\n\
+static uint8_t* AscendcOpLoad(const char* path, size_t size) {\n\
     uint8_t* p = static_cast<uint8_t*>(ascendc_gm_alloc_device(size));\n\
     FILE* f = std::fopen(path, \"rb\");\n\
     if (f == nullptr || std::fread(p, 1, size, f) != size) {\n\
@@ -259,7 +286,7 @@ static void AscendcOpStore(const char* path, const uint8_t* p, size_t size) {\n\
     let mut names = Vec::new();
     for (i, f) in files.inputs.iter().enumerate() {
         if o.input_lists[i].is_some() {
-            emit_list(&mut out, i, o.inputs[i].1, &files.lists[i]);
+            emit_list(&mut out, i, o.inputs[i].1, &files.lists[i], files.run_dir);
             names.push(format!("in{i}"));
             continue;
         }
@@ -269,7 +296,7 @@ static void AscendcOpStore(const char* path, const uint8_t* p, size_t size) {\n\
                 let _ = writeln!(
                     out,
                     "    uint8_t* in{i} = AscendcOpLoad({}, {bytes});",
-                    c_str(path)
+                    path_expr(path, files.run_dir)
                 );
                 names.push(format!("in{i}"));
             }
@@ -299,7 +326,7 @@ static void AscendcOpStore(const char* path, const uint8_t* p, size_t size) {\n\
     let _ = writeln!(
         out,
         "    uint8_t* tiling = AscendcOpLoad({}, {});",
-        c_str(files.tiling),
+        path_expr(files.tiling, files.run_dir),
         o.tiling_size
     );
     names.push("workspace".into());
@@ -315,7 +342,7 @@ static void AscendcOpStore(const char* path, const uint8_t* p, size_t size) {\n\
         let _ = writeln!(
             out,
             "    AscendcOpStore({}, out{i}, {});",
-            c_str(path),
+            path_expr(path, files.run_dir),
             t.bytes()
         );
     }

@@ -311,19 +311,20 @@ pub struct Build<'a> {
     pub profile: &'static ChipProfile,
     /// Extra compiler flags; source files among them are compiled with the others.
     pub extra: &'a [String],
+    /// The run's temporary directory (rewritten sources and objects go there; files of the
+    /// run there enter the build cache's keys by content, wherever they are named).
+    pub tmp: &'a Path,
 }
 
 /// Compiles and links `sources` into `out` ([`build_program`]); each source's directory is on
 /// the include path.
 pub fn compile(sources: &[PathBuf], build: &Build, out: &Path) -> Result<(), String> {
-    let tmp =
-        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let dirs: Vec<PathBuf> = sources
         .iter()
         .filter_map(|s| s.parent().filter(|d| !d.as_os_str().is_empty()))
         .map(Path::to_path_buf)
         .collect();
-    let mut prepared = prepare(sources, &dirs, tmp.path())?;
+    let mut prepared = prepare(sources, &dirs, build.tmp)?;
     // Sources among the extra flags (the product registration) are compiled like the others.
     let extra_sources = crate::cxx::source_positions(build.extra);
     let mut extra = Vec::new();
@@ -342,7 +343,7 @@ pub fn compile(sources: &[PathBuf], build: &Build, out: &Path) -> Result<(), Str
     flags.extend(dirs.iter().map(|d| format!("-I{}", d.display())));
     flags.extend(prepared.quote_dirs.iter().cloned());
     flags.extend(extra.iter().cloned());
-    build_program(&prepared.units, &flags, extra, tmp.path(), out)
+    build_program(&prepared.units, &flags, extra, build.tmp, out)
 }
 
 /// Compiles `units` with `flags` (each on its own, in parallel, from the build cache
@@ -460,7 +461,7 @@ impl Job<'_> {
         for a in unit.args() {
             key.add_arg(&a, self.tmp);
         }
-        key.add_file_contents(Path::new(&unit.file));
+        key.add_file_contents(Path::new(&unit.file), self.tmp);
         let key = key.finish();
         let obj = self.tmp.join(format!("unit{n}.o"));
         // A hit is linked (or copied) into the run's directory first, so that another run
