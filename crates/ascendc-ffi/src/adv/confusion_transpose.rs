@@ -5,7 +5,7 @@ use super::with_tmp;
 use crate::abi::{call, dtype, AscLoc, AscLocal};
 use ascendc::adv::transpose::confusion_transpose::{
     confusion_transpose, confusion_transpose_max_min_tmp_size, confusion_transpose_tiling_info,
-    ConfusionTransposeTiling, ConfusionTransposeType,
+    ConfusionTransposeTiling, TransposeType,
 };
 use ascendc::error::SimError;
 use ascendc::{f16, Category, DType, LocalTensor, TPipe};
@@ -34,7 +34,7 @@ pub unsafe extern "C" fn ascendc_adv_confusion_transpose(
         src: *const AscLocal,
         tmp: *const AscLocal,
         pipe: *const TPipe,
-        ty: ConfusionTransposeType,
+        ty: TransposeType,
         tiling: &ConfusionTransposeTiling,
     ) -> Result<(), SimError> {
         let d: LocalTensor<T> = (*dst).tensor()?;
@@ -44,7 +44,7 @@ pub unsafe extern "C" fn ascendc_adv_confusion_transpose(
         })
     }
     call(loc, || {
-        let ty = ConfusionTransposeType::from_u32(transpose_type as u32).ok_or_else(|| {
+        let ty = TransposeType::from_u8(transpose_type).ok_or_else(|| {
             SimError::new(
                 Category::Range,
                 API,

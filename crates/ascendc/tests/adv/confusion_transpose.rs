@@ -8,7 +8,7 @@ use crate::ub_harness;
 use ascendc::adv::common::Tmp;
 use ascendc::adv::transpose::confusion_transpose::{
     confusion_transpose, confusion_transpose_max_min_tmp_size, confusion_transpose_tiling_info,
-    ConfusionTransposeTiling, ConfusionTransposeType as Ty,
+    ConfusionTransposeTiling, TransposeType as Ty,
 };
 use ascendc::{f16, Category, Element};
 use ub_harness::*;
@@ -99,7 +99,7 @@ impl Shape {
 }
 
 fn scene_type(scene: u32) -> Ty {
-    Ty::from_u32(scene).unwrap()
+    Ty::from_u8(scene as u8).unwrap()
 }
 
 /// Elements identified by their bit pattern (index + 1, so a zero is never a match).

@@ -57,77 +57,7 @@ const BC: u32 = 16;
 /// Bytes of a block.
 const BLK: u32 = 32;
 
-/// `TransposeType`: which reshape `ConfusionTranspose` performs (the C++ enum's values).
-#[allow(non_camel_case_types)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum ConfusionTransposeType {
-    /// Default value (refused).
-    TRANSPOSE_TYPE_NONE = 0,
-    /// Scene 1: NZ → ND, axes 1 and 2 swapped.
-    TRANSPOSE_NZ2ND_0213 = 1,
-    /// Scene 2: NZ → NZ, axes 1 and 2 swapped.
-    TRANSPOSE_NZ2NZ_0213 = 2,
-    /// Scene 3: NZ → NZ, the last axis split into N heads.
-    TRANSPOSE_NZ2NZ_012_WITH_N = 3,
-    /// Scene 4: NZ → ND, the last axis split.
-    TRANSPOSE_NZ2ND_012_WITH_N = 4,
-    /// Scene 5: NZ → ND, the heads merged into the last axis.
-    TRANSPOSE_NZ2ND_012_WITHOUT_N = 5,
-    /// Scene 6: NZ → NZ, the heads merged.
-    TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6,
-    /// Scene 7: 2-D transpose.
-    TRANSPOSE_ND2ND_ONLY = 7,
-    /// Not supported by this API.
-    TRANSPOSE_ND_UB_GM = 8,
-    /// Not supported by this API.
-    TRANSPOSE_GRAD_ND_UB_GM = 9,
-    /// Not supported by this API (the basic `Transpose`).
-    TRANSPOSE_ND2ND_B16 = 10,
-    /// Not supported by this API (the basic `Transpose`).
-    TRANSPOSE_NCHW2NHWC = 11,
-    /// Not supported by this API (the basic `Transpose`).
-    TRANSPOSE_NHWC2NCHW = 12,
-    /// Scene 13 (Ascend 950 only).
-    TRANSPOSE_ND2ND_021 = 13,
-    /// Scene 14 (Ascend 950 only).
-    TRANSPOSE_ND2ND_102 = 14,
-    /// Scene 15 (Ascend 950 only).
-    TRANSPOSE_ND2ND_210 = 15,
-    /// Scene 16 (Ascend 950 only).
-    TRANSPOSE_ND2NZ_WITH_INTLV = 16,
-}
-
-impl ConfusionTransposeType {
-    /// Every value, in order.
-    pub const ALL: [ConfusionTransposeType; 17] = {
-        use ConfusionTransposeType::*;
-        [
-            TRANSPOSE_TYPE_NONE,
-            TRANSPOSE_NZ2ND_0213,
-            TRANSPOSE_NZ2NZ_0213,
-            TRANSPOSE_NZ2NZ_012_WITH_N,
-            TRANSPOSE_NZ2ND_012_WITH_N,
-            TRANSPOSE_NZ2ND_012_WITHOUT_N,
-            TRANSPOSE_NZ2NZ_012_WITHOUT_N,
-            TRANSPOSE_ND2ND_ONLY,
-            TRANSPOSE_ND_UB_GM,
-            TRANSPOSE_GRAD_ND_UB_GM,
-            TRANSPOSE_ND2ND_B16,
-            TRANSPOSE_NCHW2NHWC,
-            TRANSPOSE_NHWC2NCHW,
-            TRANSPOSE_ND2ND_021,
-            TRANSPOSE_ND2ND_102,
-            TRANSPOSE_ND2ND_210,
-            TRANSPOSE_ND2NZ_WITH_INTLV,
-        ]
-    };
-
-    /// The value with number `v` (the C++ enum's / `transposeTypeIn`), if any.
-    pub fn from_u32(v: u32) -> Option<ConfusionTransposeType> {
-        ConfusionTransposeType::ALL.get(v as usize).copied()
-    }
-}
+pub use crate::api::vec::transpose::TransposeType;
 
 /// Why a scene number is refused, or `None` for scenes 1–7.
 fn scene_refusal(api: &str, v: u32, product: Option<Product>) -> Option<String> {
@@ -139,7 +69,7 @@ fn scene_refusal(api: &str, v: u32, product: Option<Product>) -> Option<String> 
         1..=7 => None,
         13..=16 => Some(format!(
             "{api}: transposeType {v} ({:?}, scene {v}) is available only on Ascend 950PR/950DT, not on {on}",
-            ConfusionTransposeType::from_u32(v).expect("13..=16 are listed")
+            TransposeType::from_u8(v as u8).expect("13..=16 are listed")
         )),
         _ => Some(format!(
             "{api}: transposeType {v} is not a supported scene: the range is [1, 7] (scenes 13–16 on Ascend 950 only)"
@@ -451,7 +381,7 @@ pub fn confusion_transpose<T: Element>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     tmp: Tmp,
-    transpose_type: ConfusionTransposeType,
+    transpose_type: TransposeType,
     tiling: &ConfusionTransposeTiling,
 ) -> Result<()> {
     run(API, SourceLoc::caller(), || {
@@ -485,7 +415,7 @@ pub fn confusion_transpose<T: Element>(
                 T::DTYPE
             )));
         }
-        use ConfusionTransposeType::*;
+        use TransposeType::*;
         match transpose_type {
             TRANSPOSE_NZ2ND_0213 | TRANSPOSE_NZ2NZ_0213 => {
                 let tmp = tmp.buffer(API)?.reinterpret_cast::<T>();
@@ -642,10 +572,10 @@ fn scene_stream<T: Element>(
     dst: &LocalTensor<T>,
     src: &LocalTensor<T>,
     tmp: &LocalTensor<T>,
-    ty: ConfusionTransposeType,
+    ty: TransposeType,
     p: &[u32; 18],
 ) -> Result<()> {
-    use ConfusionTransposeType::*;
+    use TransposeType::*;
     let (b, n, hn) = (p[1], p[2], p[3]);
     let bs = BLK / T::SIZE as u32;
     if b == 0 || n == 0 || hn == 0 {

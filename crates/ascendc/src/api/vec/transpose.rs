@@ -15,10 +15,11 @@ use crate::position::Hardware;
 
 const API: &str = "Transpose";
 
-/// `TransposeType`: what the enhanced `Transpose` does. Only `TRANSPOSE_ND2ND_B16`,
-/// `TRANSPOSE_NCHW2NHWC` and `TRANSPOSE_NHWC2NCHW` are implemented by the API;
-/// `TRANSPOSE_TYPE_NONE` does nothing and the others are refused as the documentation marks them
-/// unsupported.
+/// `TransposeType`: what the enhanced `Transpose` does (one enum for it and the high-level
+/// `ConfusionTranspose`, whose scenes 1–7 and 13–16 are values 1–7 and 13–16). Only
+/// `TRANSPOSE_ND2ND_B16`, `TRANSPOSE_NCHW2NHWC` and `TRANSPOSE_NHWC2NCHW` are implemented by this
+/// API; `TRANSPOSE_TYPE_NONE` does nothing and the others are refused as the documentation marks
+/// them unsupported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
 #[repr(u8)]
@@ -50,11 +51,19 @@ pub enum TransposeType {
     TRANSPOSE_NCHW2NHWC,
     /// `[N, H, W, C] → [N, C, H, W]`.
     TRANSPOSE_NHWC2NCHW,
+    /// ConfusionTranspose scene 13 (Ascend 950 only).
+    TRANSPOSE_ND2ND_021,
+    /// ConfusionTranspose scene 14 (Ascend 950 only).
+    TRANSPOSE_ND2ND_102,
+    /// ConfusionTranspose scene 15 (Ascend 950 only).
+    TRANSPOSE_ND2ND_210,
+    /// ConfusionTranspose scene 16 (Ascend 950 only).
+    TRANSPOSE_ND2NZ_WITH_INTLV,
 }
 
 impl TransposeType {
     /// Every value, in the order of the C++ enum (its numeric values).
-    pub const ALL: [TransposeType; 13] = [
+    pub const ALL: [TransposeType; 17] = [
         TransposeType::TRANSPOSE_TYPE_NONE,
         TransposeType::TRANSPOSE_NZ2ND_0213,
         TransposeType::TRANSPOSE_NZ2NZ_0213,
@@ -68,6 +77,10 @@ impl TransposeType {
         TransposeType::TRANSPOSE_ND2ND_B16,
         TransposeType::TRANSPOSE_NCHW2NHWC,
         TransposeType::TRANSPOSE_NHWC2NCHW,
+        TransposeType::TRANSPOSE_ND2ND_021,
+        TransposeType::TRANSPOSE_ND2ND_102,
+        TransposeType::TRANSPOSE_ND2ND_210,
+        TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV,
     ];
 
     /// The value with C++ enum number `v`, if any.
