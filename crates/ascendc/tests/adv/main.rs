@@ -12,6 +12,7 @@ mod gamma;
 mod groupnorm;
 mod layernorm;
 mod layernorm_grad;
+mod matmul;
 mod matmul_tiling;
 mod norm;
 mod norm_stats;

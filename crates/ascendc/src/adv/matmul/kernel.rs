@@ -1,0 +1,834 @@
+//! The kernel-side Matmul on a cube core (`MatmulImpl`): from the tiling, the shapes and the
+//! operands it walks C's `baseM × baseN` blocks, and for each block issues the basic API's cube
+//! instructions — ND→NZ `DataCopy` of A and B tiles into L1 (PIPE_MTE2), `LoadData` into L0A /
+//! L0B (PIPE_MTE1), one `Mmad` per K step into L0C (PIPE_M, the first step starting from zero or
+//! from the bias row in the BiasTable) and `Fixpipe` out of L0C (PIPE_FIX) — handing buffers over
+//! with TQue EnQue/DeQue, as the vendor's implementation does. The accumulation order is the
+//! device's: per block, L0C = bias (or 0), then one Mmad per K step in increasing K, each adding
+//! its `baseK` (or tail) columns in fp32 (int32 for int8); the output type is reached once, in
+//! Fixpipe (docs/high-level/matmul.md).
+
+use super::spec::{IterateOrder, MatmulSpec, Schedule};
+use super::tiling::{CubeFormat, TCubeTiling};
+use crate::api::cube::fixpipe::{fixpipe, FixpipeParamsV220, QuantMode, CFG_NZ, CFG_ROW_MAJOR};
+use crate::api::cube::load::{
+    load_data, load_data_with_transpose, LoadData2DParams, LoadData2dTransposeParams,
+};
+use crate::api::cube::mmad::{mmad, MmadParams};
+use crate::api::data_copy::nz::Nd2NzParams;
+use crate::api::data_copy::{data_copy, DataCopyParams};
+use crate::dtype::{bf16, f16, DType, Element};
+use crate::error::{Category, Result, SimError};
+use crate::multicore::api::{set_atomic_add, set_atomic_max, set_atomic_min, set_atomic_none};
+use crate::position::QuePosition;
+use crate::{GlobalTensor, LocalTensor, TPipe, TQue};
+
+/// Bytes of one fractal (16 rows of 32 bytes).
+const FRACTAL: u32 = 512;
+
+/// An input element type of the cube and its accumulator (`L0cT`): float for half, bfloat16
+/// and float, int32 for int8.
+pub trait MmInput: Element {
+    /// The L0C element type.
+    type Acc: Element;
+}
+
+impl MmInput for f16 {
+    type Acc = f32;
+}
+impl MmInput for bf16 {
+    type Acc = f32;
+}
+impl MmInput for f32 {
+    type Acc = f32;
+}
+impl MmInput for i8 {
+    type Acc = i32;
+}
+
+/// `ceil(x / a) · a`.
+fn align(x: u32, a: u32) -> u32 {
+    x.div_ceil(a) * a
+}
+
+/// The Fixpipe conversion of each output element type (`quantPre`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quant {
+    /// No quantisation word set.
+    None,
+    /// `SetQuantScalar(word)`: one word for every column.
+    Scalar(u64),
+    /// `SetQuantVector(words)`: one word per column of C (N words in GM).
+    Vector,
+}
+
+/// One block of C: its indices and real size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Block {
+    m: u32,
+    n: u32,
+    rows: u32,
+    cols: u32,
+}
+
+/// The Matmul's buffers, allocated from the kernel's pipe at `Init`.
+struct Buffers {
+    a1: TQue<QuePosition::A1, 2>,
+    b1: TQue<QuePosition::B1, 2>,
+    a2: TQue<QuePosition::A2, 2>,
+    b2: TQue<QuePosition::B2, 2>,
+    co1: TQue<QuePosition::CO1, 1>,
+    bias1: TQue<QuePosition::C1, 1>,
+    bias2: TQue<QuePosition::C2, 1>,
+    quant1: TQue<QuePosition::C1, 1>,
+}
+
+/// A kernel-side Matmul on a cube core: A and B of `A`, C of `C`, bias of `Bias`.
+pub struct MatmulCore<A: MmInput, C: Element, Bias: Element> {
+    spec: MatmulSpec,
+    tiling: TCubeTiling,
+    /// (M, N, Ka, Kb, Kc): the whole matrices' shapes (`SetOrgShape`).
+    org: [u32; 5],
+    /// (singleCoreM, singleCoreN, singleCoreK): this core's share (`SetTail`/`SetSingleShape`).
+    single: [u32; 3],
+    a: Option<GlobalTensor<A>>,
+    b: Option<GlobalTensor<A>>,
+    trans_a: bool,
+    trans_b: bool,
+    bias: Option<GlobalTensor<Bias>>,
+    quant: Quant,
+    quant_vec: Option<GlobalTensor<u64>>,
+    bufs: Option<Buffers>,
+    /// The walk: the blocks in iteration order and the next one's index.
+    order: Vec<(u32, u32)>,
+    next: usize,
+    /// The block whose result L0C holds, if `Iterate` computed one `GetTensorC` has not taken.
+    ready: Option<(Block, LocalTensor<A::Acc>)>,
+    _c: std::marker::PhantomData<C>,
+}
+
+fn err(api: &'static str, msg: impl Into<String>) -> SimError {
+    SimError::new(Category::Range, api, msg.into())
+}
+
+impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
+    /// A Matmul of `spec` (not initialised).
+    pub fn new(spec: MatmulSpec) -> Self {
+        MatmulCore {
+            spec,
+            tiling: TCubeTiling::default(),
+            org: [0; 5],
+            single: [0; 3],
+            a: None,
+            b: None,
+            trans_a: false,
+            trans_b: false,
+            bias: None,
+            quant: Quant::None,
+            quant_vec: None,
+            bufs: None,
+            order: Vec::new(),
+            next: 0,
+            ready: None,
+            _c: std::marker::PhantomData,
+        }
+    }
+
+    /// The declaration.
+    pub fn spec(&self) -> &MatmulSpec {
+        &self.spec
+    }
+
+    /// `Init(&tiling, pipe)`: checks the tiling, takes its shapes and allocates the buffers.
+    pub fn init(&mut self, pipe: &mut TPipe, tiling: &TCubeTiling) -> Result<()> {
+        const API: &str = "Matmul::Init";
+        let t = *tiling;
+        let pos = |name: &str, v: i32| -> Result<u32> {
+            if v <= 0 {
+                Err(err(
+                    API,
+                    format!("tiling.{name} is {v}: it must be positive (fill the TCubeTiling with GetTiling)"),
+                ))
+            } else {
+                Ok(v as u32)
+            }
+        };
+        let (base_m, base_n, base_k) = (
+            pos("baseM", t.baseM)?,
+            pos("baseN", t.baseN)?,
+            pos("baseK", t.baseK)?,
+        );
+        for (name, v) in [
+            ("M", t.M),
+            ("N", t.N),
+            ("Ka", t.Ka),
+            ("singleCoreM", t.singleCoreM),
+            ("singleCoreN", t.singleCoreN),
+            ("singleCoreK", t.singleCoreK),
+        ] {
+            pos(name, v)?;
+        }
+        let c0 = 32 / A::SIZE as u32;
+        let es = A::SIZE as u32;
+        let acc = <A::Acc as Element>::SIZE as u32;
+        let (bm, bn, bk) = (
+            align(base_m, 16),
+            align(base_n, 16),
+            align(base_k, c0.max(16)),
+        );
+        let mut b = Buffers {
+            a1: TQue::new(),
+            b1: TQue::new(),
+            a2: TQue::new(),
+            b2: TQue::new(),
+            co1: TQue::new(),
+            bias1: TQue::new(),
+            bias2: TQue::new(),
+            quant1: TQue::new(),
+        };
+        let two = |d: i32| if d >= 2 { 2 } else { 1 };
+        // One tile either way round: `align16(rows) × align(cols, C0)` with M (N) or K as the
+        // rows; int8 keeps K rows in groups of 32.
+        let k_rows = align(base_k, if c0 == 32 { 32 } else { 16 });
+        let tile = |x: u32| (align(x, 16) * align(base_k, c0)).max(k_rows * align(x, c0)) * es;
+        pipe.init_buffer(&mut b.a1, two(t.depthA1), tile(base_m))?;
+        pipe.init_buffer(&mut b.b1, two(t.depthB1), tile(base_n))?;
+        // int8 B lands in L0B as whole 32 × 32 squares.
+        let nb = if c0 == 32 { align(bn, 32) } else { bn };
+        pipe.init_buffer(&mut b.a2, two(t.dbL0A), bm * bk * es)?;
+        pipe.init_buffer(&mut b.b2, two(t.dbL0B), nb * bk * es)?;
+        pipe.init_buffer(&mut b.co1, 1, bm * bn * acc)?;
+        if t.isBias != 0 {
+            pipe.init_buffer(&mut b.bias1, 1, align(bn * Bias::SIZE as u32, 64))?;
+            pipe.init_buffer(&mut b.bias2, 1, 1024)?;
+        }
+        if A::DTYPE == DType::Int8 && C::DTYPE != DType::Int32 {
+            pipe.init_buffer(&mut b.quant1, 1, align(bn * 8, 128))?;
+        }
+        self.tiling = t;
+        self.org = [
+            t.M as u32,
+            t.N as u32,
+            t.Ka as u32,
+            t.Kb.max(t.Ka) as u32,
+            0,
+        ];
+        self.single = [
+            t.singleCoreM as u32,
+            t.singleCoreN as u32,
+            t.singleCoreK as u32,
+        ];
+        self.bufs = Some(b);
+        self.reset();
+        Ok(())
+    }
+
+    fn bufs(&mut self, api: &'static str) -> Result<&mut Buffers> {
+        self.bufs.as_mut().ok_or_else(|| {
+            SimError::new(
+                Category::QueueState,
+                api,
+                "the Matmul has no tiling: register it with REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling) or call Init(&tiling) first",
+            )
+        })
+    }
+
+    /// Starts the walk over C's blocks again (after new operands or shapes).
+    fn reset(&mut self) {
+        self.order.clear();
+        self.next = 0;
+    }
+
+    /// `SetOrgShape(orgM, orgN, orgKa, orgKb, orgKc)`: the whole matrices' shapes (Kc 0: N).
+    pub fn set_org_shape(&mut self, m: i32, n: i32, ka: i32, kb: i32, kc: i32) -> Result<()> {
+        const API: &str = "Matmul::SetOrgShape";
+        for (name, v) in [("orgM", m), ("orgN", n), ("orgKa", ka), ("orgKb", kb)] {
+            if v <= 0 {
+                return Err(err(API, format!("{name} is {v}: it must be positive")));
+            }
+        }
+        if kc < 0 {
+            return Err(err(API, format!("orgKc is {kc}: it must not be negative")));
+        }
+        self.org = [m as u32, n as u32, ka as u32, kb as u32, kc as u32];
+        self.reset();
+        Ok(())
+    }
+
+    /// `SetTail(tailM, tailN, tailK)` / `SetSingleShape`: this core's share of M, N and K (−1
+    /// keeps a value).
+    pub fn set_tail(&mut self, m: i32, n: i32, k: i32) -> Result<()> {
+        const API: &str = "Matmul::SetTail";
+        for (i, (name, v)) in [("tailM", m), ("tailN", n), ("tailK", k)]
+            .into_iter()
+            .enumerate()
+        {
+            match v {
+                -1 => {}
+                v if v > 0 => self.single[i] = v as u32,
+                v => {
+                    return Err(err(
+                        API,
+                        format!("{name} is {v}: it must be positive (or -1 to keep it)"),
+                    ))
+                }
+            }
+        }
+        self.reset();
+        Ok(())
+    }
+
+    /// `SetTensorA(gm, isTransposeA)`.
+    pub fn set_tensor_a(&mut self, a: &GlobalTensor<A>, trans: bool) -> Result<()> {
+        if trans && !self.spec.a.trans {
+            return Err(err(
+                "Matmul::SetTensorA",
+                "isTransposeA is true but A's MatmulType says isTrans = false",
+            ));
+        }
+        self.a = Some(a.clone());
+        self.trans_a = trans;
+        self.reset();
+        Ok(())
+    }
+
+    /// `SetTensorB(gm, isTransposeB)`.
+    pub fn set_tensor_b(&mut self, b: &GlobalTensor<A>, trans: bool) -> Result<()> {
+        if trans && !self.spec.b.trans {
+            return Err(err(
+                "Matmul::SetTensorB",
+                "isTransposeB is true but B's MatmulType says isTrans = false",
+            ));
+        }
+        self.b = Some(b.clone());
+        self.trans_b = trans;
+        self.reset();
+        Ok(())
+    }
+
+    /// `SetBias(gm)`: C starts from this row of N values.
+    pub fn set_bias(&mut self, bias: &GlobalTensor<Bias>) -> Result<()> {
+        if Bias::DTYPE != <A::Acc as Element>::DTYPE {
+            return Err(err(
+                "Matmul::SetBias",
+                format!(
+                    "a {} bias with a {} accumulator is not modelled (the bias type must be the accumulator's)",
+                    Bias::DTYPE,
+                    <A::Acc as Element>::DTYPE
+                ),
+            ));
+        }
+        if self.tiling.isBias == 0 && self.bufs.is_some() {
+            return Err(err(
+                "Matmul::SetBias",
+                "the tiling has isBias = 0, so no bias buffer was allocated: call EnableBias(true) on the host tiling",
+            ));
+        }
+        self.bias = Some(bias.clone());
+        self.reset();
+        Ok(())
+    }
+
+    /// `DisableBias()` / `ClearBias()`.
+    pub fn disable_bias(&mut self) {
+        self.bias = None;
+    }
+
+    /// `SetQuantScalar(word)`.
+    pub fn set_quant_scalar(&mut self, word: u64) {
+        self.quant = Quant::Scalar(word);
+    }
+
+    /// `SetQuantVector(words)`: N quantisation words in GM.
+    pub fn set_quant_vector(&mut self, words: &GlobalTensor<u64>) {
+        self.quant = Quant::Vector;
+        self.quant_vec = Some(words.clone());
+    }
+
+    /// The walk over the blocks: `(mIter, nIter)` and the order.
+    fn plan(&mut self) -> Result<()> {
+        let t = &self.tiling;
+        let [sm, sn, _] = self.single;
+        let (bm, bn) = (t.baseM as u32, t.baseN as u32);
+        let (mi, ni) = (sm.div_ceil(bm), sn.div_ceil(bn));
+        let order = match self.spec.cfg.iterate_order {
+            IterateOrder::Undef => {
+                if t.iterateOrder == 1 {
+                    IterateOrder::OrderN
+                } else {
+                    IterateOrder::OrderM
+                }
+            }
+            o => o,
+        };
+        let (step_m, step_n) = (t.stepM.max(1) as u32, t.stepN.max(1) as u32);
+        let mut v = Vec::with_capacity((mi * ni) as usize);
+        if order == IterateOrder::OrderM {
+            for g in (0..ni).step_by(step_n as usize) {
+                for m in 0..mi {
+                    for n in g..(g + step_n).min(ni) {
+                        v.push((m, n));
+                    }
+                }
+            }
+        } else {
+            for g in (0..mi).step_by(step_m as usize) {
+                for n in 0..ni {
+                    for m in g..(g + step_m).min(mi) {
+                        v.push((m, n));
+                    }
+                }
+            }
+        }
+        self.order = v;
+        self.next = 0;
+        Ok(())
+    }
+
+    /// `Iterate()`: computes the next block of C into L0C; false when every block is done.
+    pub fn iterate(&mut self) -> Result<bool> {
+        const API: &str = "Matmul::Iterate";
+        self.bufs(API)?;
+        if self.a.is_none() || self.b.is_none() {
+            return Err(err(
+                API,
+                "SetTensorA and SetTensorB must come before Iterate",
+            ));
+        }
+        if let Some((_, l0c)) = self.ready.take() {
+            // A block GetTensorC never took: its L0C goes back unread.
+            let b = self.bufs(API)?;
+            b.co1.deque::<A::Acc>()?;
+            b.co1.free_tensor(&l0c)?;
+        }
+        if self.next == 0 && self.order.is_empty() {
+            self.plan()?;
+        }
+        let Some(&(m, n)) = self.order.get(self.next) else {
+            return Ok(false);
+        };
+        self.next += 1;
+        let t = self.tiling;
+        let [sm, sn, _] = self.single;
+        let (bm, bn) = (t.baseM as u32, t.baseN as u32);
+        let block = Block {
+            m,
+            n,
+            rows: (sm - m * bm).min(bm),
+            cols: (sn - n * bn).min(bn),
+        };
+        let l0c = self.compute(block)?;
+        self.ready = Some((block, l0c));
+        Ok(true)
+    }
+
+    /// The K steps of one block: (first K column, width), `baseK` wide (the last the tail).
+    fn k_steps(&self) -> Vec<(u32, u32)> {
+        let sk = self.single[2];
+        let base_k = self.tiling.baseK as u32;
+        let span = match self.spec.cfg.schedule {
+            Schedule::Mdl | Schedule::Other => {
+                base_k * (self.tiling.stepKa.min(self.tiling.stepKb).max(1) as u32)
+            }
+            Schedule::Norm | Schedule::IbShareNorm => base_k,
+        };
+        let mut v = Vec::new();
+        let mut k0 = 0;
+        while k0 < sk {
+            let end = (k0 + span).min(sk);
+            let mut k = k0;
+            while k < end {
+                v.push((k, base_k.min(end - k)));
+                k += base_k;
+            }
+            k0 = end;
+        }
+        v
+    }
+
+    /// Issues one block's copies, loads and Mmads; the L0C tensor is enqueued for Fixpipe.
+    fn compute(&mut self, blk: Block) -> Result<LocalTensor<A::Acc>> {
+        let steps = self.k_steps();
+        let a = self.a.clone().expect("checked");
+        let b = self.b.clone().expect("checked");
+        let bias = self.bias.clone();
+        let (trans_a, trans_b) = (self.trans_a, self.trans_b);
+        let t = self.tiling;
+        let [org_m, org_n, org_ka, org_kb, _] = self.org;
+        let unit = self.spec.cfg.unit_flag;
+        let bufs = self.bufs("Matmul::Iterate")?;
+        let c0 = 32 / A::SIZE as u32;
+        let (rows, cols) = (blk.rows, blk.cols);
+        let row0 = blk.m * t.baseM as u32;
+        let col0 = blk.n * t.baseN as u32;
+        let co1 = bufs.co1.alloc_tensor::<A::Acc>()?;
+        // The bias row goes GM -> C1 -> BiasTable once per block.
+        let c2 = match &bias {
+            Some(g) => {
+                let c1 = bufs.bias1.alloc_tensor::<Bias>()?;
+                let p = Nd2NzParams {
+                    nd_num: 1,
+                    n_value: 1,
+                    d_value: cols as u16,
+                    src_nd_matrix_stride: 0,
+                    src_d_value: cols as u16,
+                    dst_nz_c0_stride: 1,
+                    dst_nz_n_stride: 1,
+                    dst_nz_matrix_stride: 0,
+                };
+                data_copy(&c1, &g.at(col0 as u64)?, p)?;
+                bufs.bias1.enque(&c1)?;
+                let c1 = bufs.bias1.deque::<Bias>()?;
+                let c2 = bufs.bias2.alloc_tensor::<A::Acc>()?;
+                let bytes = cols * <A::Acc as Element>::SIZE as u32;
+                let p = DataCopyParams {
+                    block_count: 1,
+                    block_len: bytes.div_ceil(64) as u16,
+                    src_stride: 0,
+                    dst_stride: 0,
+                };
+                data_copy(&c2, &c1.reinterpret_cast::<A::Acc>(), p)?;
+                bufs.bias1.free_tensor(&c1)?;
+                bufs.bias2.enque(&c2)?;
+                Some(bufs.bias2.deque::<A::Acc>()?)
+            }
+            None => None,
+        };
+        let last = steps.len().saturating_sub(1);
+        for (i, &(k0, kw)) in steps.iter().enumerate() {
+            // GM -> L1 (ND -> NZ) and L1 -> L0A.
+            let a1 = bufs.a1.alloc_tensor::<A>()?;
+            let (h, w, src_d, off) = if trans_a {
+                (kw, rows, org_m, k0 as u64 * org_m as u64 + row0 as u64)
+            } else {
+                (rows, kw, org_ka, row0 as u64 * org_ka as u64 + k0 as u64)
+            };
+            let h_al = if trans_a && c0 == 32 {
+                align(h, 32)
+            } else {
+                align(h, 16)
+            };
+            nd2nz(&a1, &a.at(off)?, h, w, src_d, h_al)?;
+            bufs.a1.enque(&a1)?;
+            let a1 = bufs.a1.deque::<A>()?;
+            let a2 = bufs.a2.alloc_tensor::<A>()?;
+            load_a(&a2, &a1, rows, kw, h_al, trans_a)?;
+            bufs.a1.free_tensor(&a1)?;
+            bufs.a2.enque(&a2)?;
+            // GM -> L1 and L1 -> L0B.
+            let b1 = bufs.b1.alloc_tensor::<A>()?;
+            let (h, w, src_d, off) = if trans_b {
+                (cols, kw, org_kb, col0 as u64 * org_kb as u64 + k0 as u64)
+            } else {
+                (kw, cols, org_n, k0 as u64 * org_n as u64 + col0 as u64)
+            };
+            let h_al = if !trans_b && c0 == 32 {
+                align(h, 32)
+            } else {
+                align(h, 16)
+            };
+            nd2nz(&b1, &b.at(off)?, h, w, src_d, h_al)?;
+            bufs.b1.enque(&b1)?;
+            let b1 = bufs.b1.deque::<A>()?;
+            let b2 = bufs.b2.alloc_tensor::<A>()?;
+            load_b(&b2, &b1, kw, cols, h_al, trans_b)?;
+            bufs.b1.free_tensor(&b1)?;
+            bufs.b2.enque(&b2)?;
+            let a2 = bufs.a2.deque::<A>()?;
+            let b2 = bufs.b2.deque::<A>()?;
+            let first = i == 0;
+            let mut p = MmadParams::new(rows as u16, cols as u16, kw as u16, false);
+            p.cmatrix_source = first && c2.is_some();
+            p.cmatrix_init_val = first && c2.is_none();
+            p.unit_flag = if unit {
+                if i == last {
+                    3
+                } else {
+                    2
+                }
+            } else {
+                0
+            };
+            match (&c2, first) {
+                (Some(c2), true) => mmad(&co1, &a2, &b2, c2, p)?,
+                _ => mmad(&co1, &a2, &b2, (), p)?,
+            }
+            bufs.a2.free_tensor(&a2)?;
+            bufs.b2.free_tensor(&b2)?;
+        }
+        if let Some(c2) = c2 {
+            bufs.bias2.free_tensor(&c2)?;
+        }
+        bufs.co1.enque(&co1)?;
+        Ok(co1)
+    }
+
+    /// `GetTensorC(gm, enAtomic, enSequentialWrite)`: the block `Iterate` computed goes to C in
+    /// GM at its place (or, sequential, dense at the start of `c`). `atomic`: 0 none, 1 add,
+    /// 2 max, 3 min.
+    pub fn get_tensor_c(
+        &mut self,
+        c: &GlobalTensor<C>,
+        atomic: u8,
+        sequential: bool,
+    ) -> Result<()> {
+        const API: &str = "Matmul::GetTensorC";
+        let Some((blk, _)) = self.ready.take() else {
+            return Err(err(
+                API,
+                "no block to take: GetTensorC follows an Iterate that returned true",
+            ));
+        };
+        let t = self.tiling;
+        let [org_m, org_n, _, _, org_kc] = self.org;
+        let quant = self.quant;
+        let quant_vec = self.quant_vec.clone();
+        let relu = self.spec.cfg.relu;
+        let unit = self.spec.cfg.unit_flag;
+        let format = self.spec.c.format;
+        let bufs = self.bufs(API)?;
+        let co1 = bufs.co1.deque::<A::Acc>()?;
+        let (rows, cols) = (blk.rows, blk.cols);
+        let mut p =
+            FixpipeParamsV220::new(cols as u16, rows as u16, align(rows, 16) as u16, 0, relu);
+        p.quant_pre = quant_mode(A::DTYPE, C::DTYPE, quant, API)?;
+        if unit {
+            p.unit_flag = 3;
+        }
+        if let Quant::Scalar(w) = quant {
+            p.deq_scalar = w;
+        }
+        // The per-column words go GM -> C1 for the vector modes.
+        let words = match (&quant_vec, quant) {
+            (Some(g), Quant::Vector) => {
+                let q1 = bufs.quant1.alloc_tensor::<u64>()?;
+                let col0 = (blk.n * t.baseN as u32) as u64;
+                let p = DataCopyParams {
+                    block_count: 1,
+                    block_len: (cols * 8).div_ceil(32) as u16,
+                    src_stride: 0,
+                    dst_stride: 0,
+                };
+                data_copy(&q1, &g.at(col0)?, p)?;
+                bufs.quant1.enque(&q1)?;
+                Some(bufs.quant1.deque::<u64>()?)
+            }
+            _ => None,
+        };
+        match atomic {
+            0 => {}
+            1 => set_atomic_add::<C>()?,
+            2 => set_atomic_max::<C>()?,
+            3 => set_atomic_min::<C>()?,
+            v => {
+                return Err(err(
+                    API,
+                    format!("enAtomic is {v}: 0 (none), 1 (add), 2 (max) or 3 (min)"),
+                ))
+            }
+        }
+        let done = if format == CubeFormat::NZ {
+            p.n_size = align(cols, 16) as u16;
+            let (stride, off) = if sequential {
+                (align(rows, 16), 0)
+            } else {
+                (
+                    org_m,
+                    (blk.n * t.baseN as u32) as u64 * org_m as u64
+                        + (blk.m * t.baseM as u32) as u64 * 16,
+                )
+            };
+            p.dst_stride = stride * 16 * C::SIZE as u32 / 32;
+            fixpipe(&c.at(off)?, &co1, words.as_ref(), p, CFG_NZ)
+        } else {
+            let mut stride = if org_kc != 0 { org_kc } else { org_n };
+            if format == CubeFormat::NdAlign {
+                stride = align(stride, 32 / C::SIZE as u32);
+            }
+            let off = if sequential {
+                stride = cols;
+                0
+            } else {
+                (blk.m * t.baseM as u32) as u64 * stride as u64 + (blk.n * t.baseN as u32) as u64
+            };
+            p.dst_stride = stride;
+            fixpipe(&c.at(off)?, &co1, words.as_ref(), p, CFG_ROW_MAJOR)
+        };
+        if atomic != 0 {
+            set_atomic_none()?;
+        }
+        done?;
+        if let Some(q1) = words {
+            bufs.quant1.free_tensor(&q1)?;
+        }
+        bufs.co1.free_tensor(&co1)
+    }
+
+    /// `IterateAll(gm, enAtomic)`: every block of this core's share into C.
+    pub fn iterate_all(&mut self, c: &GlobalTensor<C>, atomic: u8) -> Result<()> {
+        while self.iterate()? {
+            self.get_tensor_c(c, atomic, false)?;
+        }
+        Ok(())
+    }
+
+    /// `End()`: the walk ends; the bias and the operands stay set.
+    pub fn end(&mut self) -> Result<()> {
+        if let Some((_, l0c)) = self.ready.take() {
+            let b = self.bufs("Matmul::End")?;
+            b.co1.deque::<A::Acc>()?;
+            b.co1.free_tensor(&l0c)?;
+        }
+        self.reset();
+        Ok(())
+    }
+}
+
+/// The Fixpipe conversion from the accumulator of `a` to `c`.
+fn quant_mode(a: DType, c: DType, q: Quant, api: &'static str) -> Result<QuantMode> {
+    use DType::*;
+    Ok(match (a, c, q) {
+        (Half | Bfloat16 | Float, Float, _) | (Int8, Int32, _) => QuantMode::NoQuant,
+        (Half | Bfloat16 | Float, Half, _) => QuantMode::F322F16,
+        (Half | Bfloat16 | Float, Bfloat16, _) => QuantMode::F322BF16,
+        (Int8, Half, Quant::Scalar(_)) => QuantMode::DEQF16,
+        (Int8, Half, Quant::Vector) => QuantMode::VDEQF16,
+        (Int8, Int8 | Uint8, Quant::Scalar(_)) => QuantMode::REQ8,
+        (Int8, Int8 | Uint8, Quant::Vector) => QuantMode::VREQ8,
+        (Int8, _, Quant::None) => {
+            return Err(err(
+                api,
+                format!("an int8 Matmul with a {c} C needs SetQuantScalar or SetQuantVector first"),
+            ))
+        }
+        _ => {
+            return Err(err(
+                api,
+                format!("A of {a} and C of {c}: no Fixpipe conversion between them"),
+            ))
+        }
+    })
+}
+
+/// ND -> NZ: `h` rows of `w` elements, rows `src_d` apart in GM, into an L1 tile whose C0
+/// column groups are `h_al` rows tall.
+fn nd2nz<T: Element>(
+    dst: &LocalTensor<T>,
+    src: &GlobalTensor<T>,
+    h: u32,
+    w: u32,
+    src_d: u32,
+    h_al: u32,
+) -> Result<()> {
+    if src_d > u16::MAX as u32 {
+        return Err(err(
+            "Matmul::Iterate",
+            format!(
+                "a row of {src_d} elements in GM is longer than the 65535 one ND->NZ copy takes"
+            ),
+        ));
+    }
+    let p = Nd2NzParams {
+        nd_num: 1,
+        n_value: h as u16,
+        d_value: w as u16,
+        src_nd_matrix_stride: 0,
+        src_d_value: src_d as u16,
+        dst_nz_c0_stride: h_al as u16,
+        dst_nz_n_stride: 1,
+        dst_nz_matrix_stride: 0,
+    };
+    data_copy(dst, src, p)
+}
+
+/// L1 (NZ) -> L0A (ZZ): `m × k` of A. The L1 tile is `h_al` rows tall (M rows, or K rows when
+/// transposed).
+fn load_a<T: MmInput>(
+    a2: &LocalTensor<T>,
+    a1: &LocalTensor<T>,
+    m: u32,
+    k: u32,
+    h_al: u32,
+    trans: bool,
+) -> Result<()> {
+    let es = T::SIZE as u32;
+    let c0 = 32 / es;
+    let fr = FRACTAL / es;
+    let m1 = m.div_ceil(16);
+    let k1 = k.div_ceil(c0);
+    if !trans {
+        // Fractal (i, j) of L1 sits at j·(h_al/16) + i: one row of K fractals per call.
+        for i in 0..m1 {
+            let p = LoadData2DParams::new(i as u16, k1 as u8, (h_al / 16) as u16, 0, 0, false, 0);
+            load_data(&a2.at(i * k1 * fr)?, a1, p)?;
+        }
+        return Ok(());
+    }
+    match es {
+        2 => {
+            // L1 holds Aᵀ (K rows): fractal (k, m) at m·(h_al/16) + k; each one transposed.
+            for i in 0..m1 {
+                let p = LoadData2DParams::new((i * h_al / 16) as u16, k1 as u8, 1, 0, 0, true, 0);
+                load_data(&a2.at(i * k1 * fr)?, a1, p)?;
+            }
+            Ok(())
+        }
+        _ => Err(err(
+            "Matmul::Iterate",
+            format!(
+                "a transposed A of {} is not modelled (half and bfloat16 are)",
+                T::DTYPE
+            ),
+        )),
+    }
+}
+
+/// L1 (NZ) -> L0B (ZN): `k × n` of B. The L1 tile is `h_al` rows tall (K rows, or N rows when
+/// transposed).
+fn load_b<T: MmInput>(
+    b2: &LocalTensor<T>,
+    b1: &LocalTensor<T>,
+    k: u32,
+    n: u32,
+    h_al: u32,
+    trans: bool,
+) -> Result<()> {
+    let es = T::SIZE as u32;
+    let c0 = 32 / es;
+    let fr = FRACTAL / es;
+    let n1 = n.div_ceil(16);
+    let k1 = k.div_ceil(c0);
+    if trans {
+        // L1 holds Bᵀ (N rows): its fractals are already ZN; fractal (k, n) at k·(h_al/16) + n.
+        for kk in 0..k1 {
+            let p = LoadData2DParams::new((kk * h_al / 16) as u16, n1 as u8, 1, 0, 0, false, 0);
+            load_data(&b2.at(kk * n1 * fr)?, b1, p)?;
+        }
+        return Ok(());
+    }
+    match es {
+        2 => {
+            // Fractal (k, n) of L1 at n·(h_al/16) + k, each transposed.
+            for kk in 0..k1 {
+                let p = LoadData2DParams::new(kk as u16, n1 as u8, (h_al / 16) as u16, 0, 0, true, 0);
+                load_data(&b2.at(kk * n1 * fr)?, b1, p)?;
+            }
+            Ok(())
+        }
+        1 => {
+            // 32 × 32 squares (two stacked fractals) transposed into two 32 × 16 fractals;
+            // rows of Mmad's `ceil(n / 16)` fractals, so with an odd count the spare fractal of
+            // a row's last square is overwritten by the next row (in order on PIPE_MTE1).
+            let n2 = n.div_ceil(32);
+            for kk in 0..k1 {
+                let p = LoadData2dTransposeParams::new(0, n2 as u8, (h_al / 32) as u16, 1, 0, false);
+                load_data_with_transpose(&b2.at(kk * n1 * fr)?, &b1.at(kk * 2 * fr)?, p)?;
+            }
+            Ok(())
+        }
+        _ => Err(err(
+            "Matmul::Iterate",
+            format!("a B of {} that is not transposed is not modelled (half, bfloat16 and int8 are; pass B transposed)", T::DTYPE),
+        )),
+    }
+}

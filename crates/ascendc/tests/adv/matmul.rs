@@ -1,0 +1,325 @@
+//! The kernel-side Matmul on cube cores, tiled by the host tiling library as a user would:
+//! results bit-exact against the documented accumulation order (C = bias or 0, then one fp32
+//! rounding per 16-wide K fractal, in increasing K), int8 exact; tails in every dimension,
+//! transposed operands, bias, the hazard checker on.
+
+use ascendc::adv::matmul::{
+    CubeFormat, MatmulConfig, MatmulCore, MatmulSpec, MatmulTilingRequest, MmDataType as D,
+    MmInput, MmPosition as P, TCubeTiling, TilingKind,
+};
+use ascendc::chip::ChipProfile;
+use ascendc::prelude::*;
+use ascendc::{DType, LaunchError, LaunchReport, Severity};
+
+/// Deterministic inputs: small multiples of 1/32 (exact in half).
+fn halves(n: usize, seed: u32) -> Vec<f16> {
+    (0..n)
+        .map(|i| {
+            let x = (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) >> 20;
+            f16::from_f32(((x % 257) as f32 - 128.0) / 32.0)
+        })
+        .collect()
+}
+
+fn int8s(n: usize, seed: u32) -> Vec<i8> {
+    (0..n)
+        .map(|i| ((i as u32).wrapping_mul(2_246_822_519).wrapping_add(seed) >> 13) as u8 as i8)
+        .collect()
+}
+
+/// A (m × k) as stored: row-major, or its transpose when `trans`.
+fn get<T: Copy>(v: &[T], rows: usize, cols: usize, r: usize, c: usize, trans: bool) -> T {
+    if trans {
+        v[c * rows + r]
+    } else {
+        v[r * cols + c]
+    }
+}
+
+/// The documented order: per output, start from the bias (or 0); each 16-wide K fractal's exact
+/// products are added to the fp32 accumulator with one rounding.
+#[allow(clippy::too_many_arguments)]
+fn reference(
+    a: &[f16],
+    b: &[f16],
+    bias: Option<&[f32]>,
+    (m, n, k): (usize, usize, usize),
+    ta: bool,
+    tb: bool,
+) -> Vec<f32> {
+    let mut c = vec![0f32; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = bias.map_or(0.0, |b| b[j]);
+            for f in (0..k).step_by(16) {
+                let mut s = acc as f64;
+                for kk in f..(f + 16).min(k) {
+                    s += get(a, m, k, i, kk, ta).to_f64() * get(b, k, n, kk, j, tb).to_f64();
+                }
+                acc = s as f32;
+            }
+            c[i * n + j] = acc;
+        }
+    }
+    c
+}
+
+fn tiling(
+    p: &ChipProfile,
+    (m, n, k): (u32, u32, u32),
+    dtypes: (D, D),
+    (ta, tb): (bool, bool),
+    bias: bool,
+    base: Option<(i32, i32)>,
+) -> TCubeTiling {
+    let mut r = MatmulTilingRequest::new(p, TilingKind::MultiCore);
+    r.set_a_type(P::GM, CubeFormat::ND, dtypes.0, ta)
+        .set_b_type(P::GM, CubeFormat::ND, dtypes.0, tb)
+        .set_c_type(P::GM, CubeFormat::ND, dtypes.1)
+        .set_bias_type(P::GM, CubeFormat::ND, dtypes.1)
+        .set_shape(m as i32, n as i32, k as i32)
+        .set_org_shape(m as i32, n as i32, k as i32, k as i32)
+        .set_dim(p.ai_cores as i32)
+        .enable_bias(bias);
+    if let Some((bm, bn)) = base {
+        r.set_dim(1).set_fix_split(bm, bn, -1);
+    }
+    r.get_tiling().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Each core takes its singleCoreM × singleCoreN window of C (tails by SetTail), as the
+/// vendor's samples compute their offsets.
+#[allow(clippy::too_many_arguments)]
+fn run<A: MmInput, C: Element>(
+    t: &TCubeTiling,
+    spec: MatmulSpec,
+    (a, b, bias, c): (&GmAddr, &GmAddr, Option<&GmAddr>, &GmAddr),
+    (ta, tb): (bool, bool),
+) -> std::result::Result<LaunchReport, LaunchError> {
+    let t = *t;
+    Launch::new(t.usedCoreNum as u32)
+        .kernel_mode(KernelMode::Aic)
+        .check_hazards(true)
+        .run(|| {
+            let blk = get_block_idx() as i32;
+            let m_blocks = (t.M + t.singleCoreM - 1) / t.singleCoreM;
+            let (mi, ni) = (blk % m_blocks, blk / m_blocks);
+            let off_a = if ta {
+                mi * t.singleCoreM
+            } else {
+                mi * t.singleCoreM * t.Ka
+            };
+            let off_b = if tb {
+                ni * t.singleCoreN * t.Kb
+            } else {
+                ni * t.singleCoreN
+            };
+            let off_c = mi * t.singleCoreM * t.N + ni * t.singleCoreN;
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulCore::<A, C, C>::new(spec);
+            mm.init(&mut pipe, &t)?;
+            let tail_m = (t.M - mi * t.singleCoreM).min(t.singleCoreM);
+            let tail_n = (t.N - ni * t.singleCoreN).min(t.singleCoreN);
+            mm.set_tail(tail_m, tail_n, -1)?;
+            let mut ga = GlobalTensor::<A>::new();
+            ga.set_global_buffer(a.clone());
+            let mut gb = GlobalTensor::<A>::new();
+            gb.set_global_buffer(b.clone());
+            let mut gc = GlobalTensor::<C>::new();
+            gc.set_global_buffer(c.clone());
+            mm.set_tensor_a(&ga.at(off_a as u64)?, ta)?;
+            mm.set_tensor_b(&gb.at(off_b as u64)?, tb)?;
+            if let Some(bias) = bias {
+                let mut g = GlobalTensor::<C>::new();
+                g.set_global_buffer(bias.clone());
+                mm.set_bias(&g.at((ni * t.singleCoreN) as u64)?)?;
+            }
+            mm.iterate_all(&gc.at(off_c as u64)?, 0)?;
+            mm.end()
+        })
+}
+
+fn half_case(
+    shape: (u32, u32, u32),
+    trans: (bool, bool),
+    with_bias: bool,
+    base: Option<(i32, i32)>,
+) {
+    let p = ChipProfile::by_name("A2").unwrap();
+    let (m, n, k) = shape;
+    let t = tiling(p, shape, (D::Float16, D::Float), trans, with_bias, base);
+    let a = halves((m * k) as usize, 1);
+    let b = halves((k * n) as usize, 2);
+    let bias: Vec<f32> = (0..n).map(|j| (j % 7) as f32 - 3.25).collect();
+    let (ga, gb, gbias) = (
+        GmBuffer::from_slice(&a),
+        GmBuffer::from_slice(&b),
+        GmBuffer::from_slice(&bias),
+    );
+    let gc = GmBuffer::zeroed((m * n * 4) as usize);
+    let spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    let report = run::<f16, f32>(
+        &t,
+        spec,
+        (
+            &ga.addr(),
+            &gb.addr(),
+            with_bias.then(|| gbias.addr()).as_ref(),
+            &gc.addr(),
+        ),
+        trans,
+    )
+    .unwrap_or_else(|e| panic!("{shape:?} {trans:?}: {e}"));
+    let warnings: Vec<_> = report
+        .diagnostics()
+        .filter(|d| d.severity == Severity::Warning)
+        .collect();
+    assert!(warnings.is_empty(), "{shape:?}: {warnings:?}");
+    let want = reference(
+        &a,
+        &b,
+        with_bias.then_some(&bias[..]),
+        (m as usize, n as usize, k as usize),
+        trans.0,
+        trans.1,
+    );
+    let got = gc.to_vec::<f32>();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(
+            g.to_bits(),
+            w.to_bits(),
+            "{shape:?} {trans:?} bias {with_bias}: C[{}][{}] {g} != {w}",
+            i / n as usize,
+            i % n as usize
+        );
+    }
+}
+
+#[test]
+fn half_to_float_bit_exact_with_tails_transposes_and_bias() {
+    half_case((128, 256, 64), (false, false), true, None);
+    half_case((1, 1, 1), (false, false), false, None);
+    half_case((37, 53, 71), (false, false), true, None);
+    half_case((37, 53, 71), (true, true), true, None);
+    half_case((100, 70, 300), (false, true), false, Some((32, 48)));
+    half_case((300, 130, 200), (true, false), true, Some((64, 32)));
+}
+
+#[test]
+fn int8_to_int32_exact() {
+    let p = ChipProfile::by_name("A2").unwrap();
+    for (m, n, k, tb) in [
+        (32u32, 32u32, 32u32, true),
+        (32u32, 32u32, 32u32, false),
+        (64u32, 64u32, 64u32, false),
+        (45, 70, 100, true),
+        (33, 64, 96, false),
+    ] {
+        let t = tiling(p, (m, n, k), (D::Int8, D::Int32), (false, tb), false, None);
+        let a = int8s((m * k) as usize, 3);
+        let b = int8s((k * n) as usize, 4);
+        let (ga, gb) = (GmBuffer::from_slice(&a), GmBuffer::from_slice(&b));
+        let gc = GmBuffer::zeroed((m * n * 4) as usize);
+        let spec = MatmulSpec::gm(DType::Int8, DType::Int32, DType::Int32);
+        run::<i8, i32>(
+            &t,
+            spec,
+            (&ga.addr(), &gb.addr(), None, &gc.addr()),
+            (false, tb),
+        )
+        .unwrap_or_else(|e| panic!("{m}x{n}x{k}: {e}"));
+        let got = gc.to_vec::<i32>();
+        for i in 0..m as usize {
+            for j in 0..n as usize {
+                let want: i32 = (0..k as usize)
+                    .map(|kk| {
+                        a[i * k as usize + kk] as i32
+                            * get(&b, k as usize, n as usize, kk, j, tb) as i32
+                    })
+                    .sum();
+                assert_eq!(got[i * n as usize + j], want, "{m}x{n}x{k} C[{i}][{j}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn mdl_config_gives_the_same_bits() {
+    let p = ChipProfile::by_name("A2").unwrap();
+    let (m, n, k) = (96, 80, 200);
+    let t = tiling(
+        p,
+        (m, n, k),
+        (D::Float16, D::Float),
+        (false, false),
+        false,
+        None,
+    );
+    let a = halves((m * k) as usize, 5);
+    let b = halves((k * n) as usize, 6);
+    let (ga, gb) = (GmBuffer::from_slice(&a), GmBuffer::from_slice(&b));
+    let gc = GmBuffer::zeroed((m * n * 4) as usize);
+    let mut spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    spec.cfg = MatmulConfig::MDL;
+    run::<f16, f32>(
+        &t,
+        spec,
+        (&ga.addr(), &gb.addr(), None, &gc.addr()),
+        (false, false),
+    )
+    .unwrap();
+    let want = reference(
+        &a,
+        &b,
+        None,
+        (m as usize, n as usize, k as usize),
+        false,
+        false,
+    );
+    assert_eq!(gc.to_vec::<f32>(), want);
+}
+
+#[test]
+fn missing_operands_and_bad_tails_are_errors() {
+    let p = ChipProfile::by_name("A2").unwrap();
+    let t = tiling(
+        p,
+        (32, 32, 32),
+        (D::Float16, D::Float),
+        (false, false),
+        false,
+        None,
+    );
+    let e = Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulCore::<f16, f32, f32>::new(MatmulSpec::gm(
+                DType::Half,
+                DType::Float,
+                DType::Float,
+            ));
+            mm.init(&mut pipe, &t)?;
+            mm.iterate().map(drop)
+        })
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("SetTensorA and SetTensorB must come before Iterate"),
+        "{e}"
+    );
+    let e = Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulCore::<f16, f32, f32>::new(MatmulSpec::gm(
+                DType::Half,
+                DType::Float,
+                DType::Float,
+            ));
+            mm.init(&mut pipe, &t)?;
+            mm.set_tail(0, 5, -1)
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("tailM is 0"), "{e}");
+}
