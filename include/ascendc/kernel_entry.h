@@ -54,5 +54,22 @@ template <typename F, F entry, int32_t cube, int32_t vec>
 const bool KernelEntry<F, entry, cube, vec>::registered =
     RecordKernelSpace(reinterpret_cast<const void*>(entry), cube, vec);
 
+// A kernel without a qualifier: recorded as a 1:2 mixed kernel when `mix` is 1 (the value of
+// ASCENDC_KERNEL_DEFAULT_MIX where the kernel is defined: lib/matmul_intf.h without
+// ASCENDC_CUBE_ONLY sets it, as the Matmul's AIC/AIV message passing makes the device compiler
+// build a mixed kernel), left to the launch otherwise.
+template <typename F, F entry, int32_t mix>
+struct UnqualifiedKernelEntry {
+    static const bool registered;
+};
+
+template <typename F, F entry, int32_t mix>
+const bool UnqualifiedKernelEntry<F, entry, mix>::registered =
+    mix == 1 ? RecordKernelSpace(reinterpret_cast<const void*>(entry), 1, 2) : false;
+
 }  // namespace detail
 }  // namespace AscendC
+
+#ifndef ASCENDC_KERNEL_DEFAULT_MIX
+#define ASCENDC_KERNEL_DEFAULT_MIX 0
+#endif

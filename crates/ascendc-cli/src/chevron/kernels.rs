@@ -315,9 +315,9 @@ fn own_template_args(
     Some(format!("<{}>", args.join(", ")))
 }
 
-/// The statement recording `decl`'s qualifier `(cube, vec)` at the start of its body: it names
-/// the kernel by a pointer of its own type, so that overloads (a kernel named `abs` beside the C
-/// library's) resolve to it.
+/// The statement recording `decl`'s qualifier `(cube, vec)` at the start of its body (empty
+/// strings: no qualifier, the headers' default): it names the kernel by a pointer of its own
+/// type, so that overloads (a kernel named `abs` beside the C library's) resolve to it.
 pub fn entry_statement(
     src: &str,
     toks: &[Tok],
@@ -336,10 +336,17 @@ pub fn entry_statement(
         .into_iter()
         .map(|r| joined(src, &toks[r.0..before_default(src, toks, r)]))
         .collect();
-    Some(format!(
-        " (void)::AscendC::detail::KernelEntry<void (*)({}), &{name}, {cube}, {vec}>::registered;",
-        params.join(", ")
-    ))
+    Some(if cube.is_empty() {
+        format!(
+            " (void)::AscendC::detail::UnqualifiedKernelEntry<void (*)({}), &{name}, ASCENDC_KERNEL_DEFAULT_MIX>::registered;",
+            params.join(", ")
+        )
+    } else {
+        format!(
+            " (void)::AscendC::detail::KernelEntry<void (*)({}), &{name}, {cube}, {vec}>::registered;",
+            params.join(", ")
+        )
+    })
 }
 
 /// Edits recording the qualifier of every qualified `__global__` definition of a unit; `Ok(true)`
@@ -356,9 +363,10 @@ pub fn record_qualifiers(
             continue;
         };
         let q = qualifier(src, toks, d.start, d.name.0).map_err(|m| err(toks[d.start].start, m))?;
-        let Some(q) = q else {
-            continue;
-        };
+        // A kernel without a qualifier runs as its headers say (`ASCENDC_KERNEL_DEFAULT_MIX`:
+        // the high-level Matmul's message passing makes it a mixed kernel, as the device's
+        // compiler does).
+        let q = q.unwrap_or_default();
         let statement = entry_statement(src, toks, &d, &q, edits).ok_or_else(|| {
             err(
                 toks[d.start].start,

@@ -13,6 +13,7 @@ pub mod math_exp_log;
 pub mod math_gamma;
 pub mod math_round;
 pub mod math_trig;
+pub mod matmul;
 pub mod matmul_tiling;
 pub mod norm_stats;
 pub mod normalization;

@@ -84,6 +84,17 @@ impl TPipe {
         }
     }
 
+    /// The allocation cursors of the physical buffers (bytes given out from each).
+    pub(crate) fn cursors(&self) -> [u32; 7] {
+        self.cursors
+    }
+
+    /// Moves the allocation cursors back to `c` (`InitShareBufStart`: the next buffers alias
+    /// earlier ones, for objects that never run at the same time).
+    pub(crate) fn set_cursors(&mut self, c: [u32; 7]) {
+        self.cursors = c;
+    }
+
     pub(super) fn check_alive(&self) -> Result<()> {
         match &self.error {
             Some(e) => Err(e.clone()),

@@ -55,7 +55,15 @@ pub(crate) enum WaitOn {
         need: u32,
         what: &'static str,
     },
+    /// A message to this cube core from a vector core of its AI Core, or the end of all of them.
+    Mail,
+    /// The answer of this vector core's cube core to its last message.
+    Reply,
 }
+
+/// A message between the cores of one AI Core (the high-level Matmul's requests and answers):
+/// opaque to the scheduler, which only orders and delivers it.
+pub(crate) type Mail = Box<dyn std::any::Any + Send>;
 
 /// One barrier: the hardware SyncAll of the vector cores or of all cores, or a software SyncAll
 /// on a GM workspace.
@@ -147,6 +155,11 @@ struct State {
     /// Per core, its vector clock; empty until the core first synchronises (launches of tens of
     /// thousands of blocks never synchronise across cores, and n clocks of n entries would not fit).
     clocks: Vec<Clock>,
+    /// Per cube core: the messages its vector cores posted and it has not taken (sender,
+    /// sender's clock, message).
+    mail: HashMap<usize, VecDeque<(usize, Clock, Mail)>>,
+    /// Per vector core: the answers posted to it and not yet taken.
+    replies: HashMap<usize, VecDeque<(Clock, Mail)>>,
 }
 
 impl State {
@@ -240,6 +253,8 @@ impl Sched {
                 notifies: HashMap::new(),
                 counters: HashMap::new(),
                 clocks,
+                mail: HashMap::new(),
+                replies: HashMap::new(),
             }),
             cv: Condvar::new(),
             cores,
@@ -606,6 +621,78 @@ impl Sched {
         Ok(())
     }
 
+    /// The vector cores of core `me`'s AI Core.
+    fn group_vector_cores(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
+        let g = self.group[me];
+        (0..self.cores.len())
+            .filter(move |&i| self.group[i] == g && self.cores[i].kind != CoreKind::Aic)
+    }
+
+    /// True when core `me`'s AI Core has a core of the other kind (cube and vector).
+    pub(crate) fn has_partner(&self, me: usize) -> bool {
+        let is_cube = self.cores[me].kind == CoreKind::Aic;
+        if is_cube {
+            self.group_vector_cores(me).next().is_some()
+        } else {
+            self.group_cube_core(me).is_some()
+        }
+    }
+
+    /// The cube core of core `me`'s AI Core, if the launch has one.
+    pub(crate) fn group_cube_core(&self, me: usize) -> Option<usize> {
+        let g = self.group[me];
+        (0..self.cores.len()).find(|&i| self.group[i] == g && self.cores[i].kind == CoreKind::Aic)
+    }
+
+    /// Posts `mail` from vector core `me` to the cube core `to` of its AI Core; the cube core is
+    /// ordered after everything `me` did before.
+    pub(crate) fn post(&self, me: usize, to: usize, mail: Mail) {
+        let mut st = self.lock();
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
+        st.mail.entry(to).or_default().push_back((me, clock, mail));
+        self.cv.notify_all();
+    }
+
+    /// Cube core `me` takes the next message of its vector cores, waiting for one; `None` once
+    /// every vector core of its AI Core has finished and no message is left.
+    pub(crate) fn receive(
+        &self,
+        me: usize,
+        api: &'static str,
+        loc: SourceLoc,
+    ) -> Result<Option<(usize, Mail)>> {
+        let st = self.lock();
+        let mut st = self.block_on(st, me, WaitOn::Mail, api, loc)?;
+        let Some((from, clock, mail)) = st.mail.get_mut(&me).and_then(VecDeque::pop_front) else {
+            return Ok(None);
+        };
+        merge(st.clock_mut(me), &clock);
+        Ok(Some((from, mail)))
+    }
+
+    /// Cube core `me` answers vector core `to`; `to` is ordered after everything `me` did before.
+    pub(crate) fn reply(&self, me: usize, to: usize, mail: Mail) {
+        let mut st = self.lock();
+        let clock = st.clock_mut(me).clone();
+        st.clock_mut(me)[me] += 1;
+        st.replies.entry(to).or_default().push_back((clock, mail));
+        self.cv.notify_all();
+    }
+
+    /// Vector core `me` waits for its cube core's next answer.
+    pub(crate) fn await_reply(&self, me: usize, api: &'static str, loc: SourceLoc) -> Result<Mail> {
+        let st = self.lock();
+        let mut st = self.block_on(st, me, WaitOn::Reply, api, loc)?;
+        let (clock, mail) = st
+            .replies
+            .get_mut(&me)
+            .and_then(VecDeque::pop_front)
+            .expect("ready means an answer");
+        merge(st.clock_mut(me), &clock);
+        Ok(mail)
+    }
+
     /// The vector cores of the launch (every core but the cube cores).
     pub(crate) fn vector_cores(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.cores.len()).filter(|&i| self.cores[i].kind != CoreKind::Aic)
@@ -782,6 +869,13 @@ impl Sched {
                 .counters
                 .get(&(*region, *offset))
                 .is_some_and(|c| c.value >= *need),
+            WaitOn::Mail => {
+                st.mail.get(&me).is_some_and(|q| !q.is_empty())
+                    || self
+                        .group_vector_cores(me)
+                        .all(|i| matches!(st.status[i], Status::Finished))
+            }
+            WaitOn::Reply => st.replies.get(&me).is_some_and(|q| !q.is_empty()),
         }
     }
 
@@ -1057,6 +1151,22 @@ impl Sched {
                     } else {
                         adders.join(", ")
                     }
+                );
+            }
+            WaitOn::Mail => {
+                let senders: Vec<String> = self.group_vector_cores(me).map(who).collect();
+                let _ = write!(
+                    s,
+                    "a Matmul request (or the end) of its vector cores: {}",
+                    senders.join(", ")
+                );
+            }
+            WaitOn::Reply => {
+                let cube: Vec<String> = self.group_cube_core(me).into_iter().map(who).collect();
+                let _ = write!(
+                    s,
+                    "its cube core's answer to a Matmul request: {}",
+                    cube.join(", ")
                 );
             }
         }

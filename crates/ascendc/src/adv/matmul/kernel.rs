@@ -422,6 +422,11 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         Ok(true)
     }
 
+    /// (rows, columns) of the block `Iterate` computed and `GetTensorC` has not taken.
+    pub fn block_shape(&self) -> Option<(u32, u32)> {
+        self.ready.as_ref().map(|(b, _)| (b.rows, b.cols))
+    }
+
     /// The K steps of one block: (first K column, width), `baseK` wide (the last the tail).
     fn k_steps(&self) -> Vec<(u32, u32)> {
         let sk = self.single[2];

@@ -4,11 +4,14 @@
 //! library (`matmul_tiling::MatmulApiTiling`, `MultiCoreMatmulTiling`, `BatchMatmulTiling`) that
 //! fills a [`TCubeTiling`].
 
+pub mod handle;
 pub mod kernel;
+pub mod kfc;
 pub mod object;
 pub mod spec;
 pub mod tiling;
 
+pub use handle::{Kernel, MatmulHandle};
 pub use kernel::{MatmulCore, MmInput};
 pub use object::{new_matmul, GmOperand, MatmulOps};
 pub use spec::{IterateOrder, MatType, MatmulConfig, MatmulSpec, Schedule};

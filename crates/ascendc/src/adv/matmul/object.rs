@@ -74,6 +74,8 @@ pub trait MatmulOps {
     fn set_quant_vector(&mut self, words: &GmOperand) -> Result<()>;
     /// `Iterate()`.
     fn iterate(&mut self) -> Result<bool>;
+    /// (rows, columns) of the block `Iterate` computed and `GetTensorC` has not taken.
+    fn block_shape(&self) -> Option<(u32, u32)>;
     /// `GetTensorC(gm, enAtomic, enSequentialWrite)`.
     fn get_tensor_c(&mut self, c: &GmOperand, atomic: u8, sequential: bool) -> Result<()>;
     /// `IterateAll(gm, enAtomic)`.
@@ -120,6 +122,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulOps for MatmulCore<A, C, Bias>
     }
     fn iterate(&mut self) -> Result<bool> {
         MatmulCore::iterate(self)
+    }
+    fn block_shape(&self) -> Option<(u32, u32)> {
+        MatmulCore::block_shape(self)
     }
     fn get_tensor_c(&mut self, c: &GmOperand, atomic: u8, sequential: bool) -> Result<()> {
         let g = c.tensor::<C>("Matmul::GetTensorC", "C")?;
