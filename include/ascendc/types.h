@@ -12,6 +12,8 @@
 // Address-space and execution-space qualifiers: plain host C++ here.
 #define __aicore__
 #define __global__
+// The workspace parameter of a mixed kernel whose vector cores call Matmul.
+#define __kfc_workspace__
 #define __gm__
 #define __ubuf__
 #define __cbuf__
@@ -200,6 +202,8 @@ enum class HardEvent : uint8_t {
 };
 
 constexpr int32_t ONE_BLK_SIZE = 32;
+// Bytes of one C0 group (a 32-byte block).
+constexpr int32_t DEFAULT_C0_SIZE = 32;
 // Rows (and columns) of a cube fractal.
 constexpr int32_t BLOCK_CUBE = 16;
 constexpr int32_t DEFAULT_BLK_NUM = 8;

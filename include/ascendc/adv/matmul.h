@@ -431,6 +431,7 @@ struct AscMmSpec {
     uint8_t unitFlag;
     uint8_t relu;
     uint8_t partialOutput;
+    uint8_t channelSplit;
 };
 int32_t ascendc_mm_new(const AscMmSpec* spec, void** out, AscLoc loc);
 void ascendc_mm_free(void* h);
@@ -559,6 +560,7 @@ class MatmulImpl {
         s.unitFlag = c.enUnitFlag ? 1 : 0;
         s.relu = c.enableRelu ? 1 : 0;
         s.partialOutput = c.isPartialOutput ? 1 : 0;
+        s.channelSplit = c.isEnableChannelSplit ? 1 : 0;
         return s;
     }
 
@@ -725,6 +727,16 @@ bool MatmulRegister(Loc loc, TPipe* pipe, GM_ADDR workspace, Args&&... args) {
     return served != 0;
 }
 }  // namespace detail
+}  // namespace AscendC
+
+// The vendor's older spelling of the namespace (`using namespace matmul;`, `matmul::GetBlockIdx()`).
+namespace matmul = AscendC;
+
+namespace AscendC {
+namespace Impl {
+// Depth of the queues the Matmul examples declare beside it.
+constexpr int32_t QUEUE_DEPTH = 1;
+}  // namespace Impl
 }  // namespace AscendC
 
 // Registers the kernel's Matmul objects (with their tilings) on the pipe; on the cube core of a

@@ -719,7 +719,10 @@ mod tests {
             "__global__ void add_custom(uint8_t*);\n__global__ void exp(GM_ADDR);",
         ]);
         let out = rewrite(src, "k.asc", &index).unwrap().unwrap();
-        assert!(out.starts_with("#line 1 \"k.asc\"\n"), "{out}");
+        assert!(
+            out.starts_with("#include \"ascendc/kernel_entry.h\"\n#line 1 \"k.asc\"\n"),
+            "{out}"
+        );
         let lines: Vec<&str> = body(&out).lines().collect();
         assert_eq!(lines.len(), src.lines().count());
         assert!(lines[0].starts_with("extern \"C++\" __global__ __aicore__ void sqrt("));
@@ -727,7 +730,7 @@ mod tests {
         assert_eq!(lines[2], "extern \"C\" int printf(const char* f, ...);");
         assert_eq!(lines[4], "extern \"C++\" void exp(GM_ADDR x);");
         assert_eq!(lines[5], "int other(int);");
-        assert_eq!(lines[6], "extern \"C++\" __global__ void log(GM_ADDR x) {}");
+        assert_eq!(lines[6], "extern \"C++\" __global__ void log(GM_ADDR x) { (void)::AscendC::detail::UnqualifiedKernelEntry<void (*)(GM_ADDR x), &log, ASCENDC_KERNEL_DEFAULT_MIX>::registered;}");
         assert!(lines[8].starts_with("#define KERNEL_DEF(name) extern \"C++\" __global__"));
     }
 
@@ -766,7 +769,8 @@ mod tests {
             lines[4],
             "extern \"C++\" __global__ __vector__ __aicore__ void abs(GM_ADDR x);"
         );
-        assert_eq!(lines[5], "__global__ __aicore__ void plain(GM_ADDR x) { }");
+        // Without a qualifier the headers decide (ASCENDC_KERNEL_DEFAULT_MIX).
+        assert_eq!(lines[5], "__global__ __aicore__ void plain(GM_ADDR x) { (void)::AscendC::detail::UnqualifiedKernelEntry<void (*)(GM_ADDR x), &plain, ASCENDC_KERNEL_DEFAULT_MIX>::registered; }");
     }
 
     #[test]

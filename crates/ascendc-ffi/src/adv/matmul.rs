@@ -45,6 +45,8 @@ pub struct AscMmSpec {
     pub relu: u8,
     /// `isPartialOutput`.
     pub partial_output: u8,
+    /// `isEnableChannelSplit`.
+    pub channel_split: u8,
 }
 
 fn format(v: u8) -> Result<CubeFormat, SimError> {
@@ -101,6 +103,7 @@ fn spec(s: &AscMmSpec) -> Result<MatmulSpec, SimError> {
             unit_flag: s.unit_flag != 0,
             relu: s.relu != 0,
             partial_output: s.partial_output != 0,
+            channel_split: s.channel_split != 0,
             shape: [0; 6],
         },
     })

@@ -199,6 +199,7 @@ fn half_case(
 fn half_to_float_bit_exact_with_tails_transposes_and_bias() {
     half_case((128, 256, 64), (false, false), true, None);
     half_case((1, 1, 1), (false, false), false, None);
+    half_case((1, 40, 70), (false, false), true, None);
     half_case((37, 53, 71), (false, false), true, None);
     half_case((37, 53, 71), (true, true), true, None);
     half_case((100, 70, 300), (false, true), false, Some((32, 48)));

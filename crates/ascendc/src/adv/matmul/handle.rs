@@ -83,17 +83,26 @@ impl MatmulHandle {
             kfc::serve(pipe, &regs)?;
             return Ok(true);
         }
+        // Every object's buffers start at the same place (InitShareBufStart): the objects run
+        // one after another, each ended by End.
+        let start = pipe.cursors();
+        let mut end = start;
         for (i, (h, t)) in objects.iter_mut().enumerate() {
             if mixed {
                 h.mode = Mode::Client(Client::new(i, API)?, None);
             } else {
                 let mut m = new_matmul(h.spec)?;
                 if let Some(t) = t {
+                    pipe.set_cursors(start);
                     m.init(pipe, t)?;
+                    for (e, c) in end.iter_mut().zip(pipe.cursors()) {
+                        *e = (*e).max(c);
+                    }
                 }
                 h.mode = Mode::Local(m);
             }
         }
+        pipe.set_cursors(end);
         Ok(false)
     }
 

@@ -21,7 +21,7 @@ use crate::dtype::{bf16, f16, DType, Element};
 use crate::error::{Category, Result, SimError};
 use crate::multicore::api::{set_atomic_add, set_atomic_max, set_atomic_min, set_atomic_none};
 use crate::position::QuePosition;
-use crate::{GlobalTensor, LocalTensor, TPipe, TQue};
+use crate::{pipe_barrier, GlobalTensor, LocalTensor, Pipe, TPipe, TQue};
 
 /// Bytes of one fractal (16 rows of 32 bytes).
 const FRACTAL: u32 = 512;
@@ -458,6 +458,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let b = self.b.clone().expect("checked");
         let bias = self.bias.clone();
         let (trans_a, trans_b) = (self.trans_a, self.trans_b);
+        let vector_a = self.spec.a.format == CubeFormat::Vector;
         let t = self.tiling;
         let [org_m, org_n, org_ka, org_kb, _] = self.org;
         let unit = self.spec.cfg.unit_flag;
@@ -501,24 +502,39 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         };
         let last = steps.len().saturating_sub(1);
         for (i, &(k0, kw)) in steps.iter().enumerate() {
-            // GM -> L1 (ND -> NZ) and L1 -> L0A.
+            // GM -> L1 (ND -> NZ) and L1 -> L0A; a VECTOR A (GEMV) stays one row of K elements.
             let a1 = bufs.a1.alloc_tensor::<A>()?;
-            let (h, w, src_d, off) = if trans_a {
-                (kw, rows, org_m, k0 as u64 * org_m as u64 + row0 as u64)
+            let a2 = if vector_a {
+                let bytes = kw * A::SIZE as u32;
+                let p = DataCopyParams {
+                    block_count: 1,
+                    block_len: bytes.div_ceil(32) as u16,
+                    src_stride: 0,
+                    dst_stride: 0,
+                };
+                data_copy(&a1, &a.at(k0 as u64)?, p)?;
+                bufs.a1.enque(&a1)?;
+                let a1 = bufs.a1.deque::<A>()?;
+                let a2 = bufs.a2.alloc_tensor::<A>()?;
+                let p = LoadData2DParams::new(0, bytes.div_ceil(FRACTAL) as u8, 1, 0, 0, false, 0);
+                load_data(&a2, &a1, p)?;
+                bufs.a1.free_tensor(&a1)?;
+                a2
             } else {
-                (rows, kw, org_ka, row0 as u64 * org_ka as u64 + k0 as u64)
+                let (h, w, src_d, off) = if trans_a {
+                    (kw, rows, org_m, k0 as u64 * org_m as u64 + row0 as u64)
+                } else {
+                    (rows, kw, org_ka, row0 as u64 * org_ka as u64 + k0 as u64)
+                };
+                let h_al = if trans_a && c0 == 32 { align(h, 32) } else { align(h, 16) };
+                nd2nz(&a1, &a.at(off)?, h, w, src_d, h_al)?;
+                bufs.a1.enque(&a1)?;
+                let a1 = bufs.a1.deque::<A>()?;
+                let a2 = bufs.a2.alloc_tensor::<A>()?;
+                load_a(&a2, &a1, rows, kw, h_al, trans_a)?;
+                bufs.a1.free_tensor(&a1)?;
+                a2
             };
-            let h_al = if trans_a && c0 == 32 {
-                align(h, 32)
-            } else {
-                align(h, 16)
-            };
-            nd2nz(&a1, &a.at(off)?, h, w, src_d, h_al)?;
-            bufs.a1.enque(&a1)?;
-            let a1 = bufs.a1.deque::<A>()?;
-            let a2 = bufs.a2.alloc_tensor::<A>()?;
-            load_a(&a2, &a1, rows, kw, h_al, trans_a)?;
-            bufs.a1.free_tensor(&a1)?;
             bufs.a2.enque(&a2)?;
             // GM -> L1 and L1 -> L0B.
             let b1 = bufs.b1.alloc_tensor::<A>()?;
@@ -542,7 +558,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             let a2 = bufs.a2.deque::<A>()?;
             let b2 = bufs.b2.deque::<A>()?;
             let first = i == 0;
-            let mut p = MmadParams::new(rows as u16, cols as u16, kw as u16, false);
+            // One row of an ND A is computed as 16 (the hardware's GEMV mode is for VECTOR A).
+            let mad_m = if rows == 1 && !vector_a { 16 } else { rows };
+            let mut p = MmadParams::new(mad_m as u16, cols as u16, kw as u16, false);
             p.cmatrix_source = first && c2.is_some();
             p.cmatrix_init_val = first && c2.is_none();
             p.unit_flag = if unit {
@@ -590,6 +608,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let quant_vec = self.quant_vec.clone();
         let relu = self.spec.cfg.relu;
         let unit = self.spec.cfg.unit_flag;
+        let channel_split = self.spec.cfg.channel_split;
         let format = self.spec.c.format;
         let bufs = self.bufs(API)?;
         let co1 = bufs.co1.deque::<A::Acc>()?;
@@ -633,17 +652,21 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             }
         }
         let done = if format == CubeFormat::NZ {
-            p.n_size = align(cols, 16) as u16;
+            // Column groups of 16, or of 8 floats with channel split.
+            let split = channel_split && C::DTYPE == DType::Float;
+            let group = if split { 8 } else { 16 };
+            p.is_channel_split = split;
+            p.n_size = align(cols, group) as u16;
             let (stride, off) = if sequential {
                 (align(rows, 16), 0)
             } else {
                 (
                     org_m,
                     (blk.n * t.baseN as u32) as u64 * org_m as u64
-                        + (blk.m * t.baseM as u32) as u64 * 16,
+                        + (blk.m * t.baseM as u32) as u64 * group as u64,
                 )
             };
-            p.dst_stride = stride * 16 * C::SIZE as u32 / 32;
+            p.dst_stride = stride * group * C::SIZE as u32 / 32;
             fixpipe(&c.at(off)?, &co1, words.as_ref(), p, CFG_NZ)
         } else {
             let mut stride = if org_kc != 0 { org_kc } else { org_n };
@@ -677,7 +700,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         Ok(())
     }
 
-    /// `End()`: the walk ends; the bias and the operands stay set.
+    /// `End()`: the walk ends and every pipe drains (the queues' events are freed), so another
+    /// Matmul object may use the buffers this one shares with it; the bias and the operands stay
+    /// set.
     pub fn end(&mut self) -> Result<()> {
         if let Some((_, l0c)) = self.ready.take() {
             let b = self.bufs("Matmul::End")?;
@@ -685,7 +710,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             b.co1.free_tensor(&l0c)?;
         }
         self.reset();
-        Ok(())
+        pipe_barrier(Pipe::ALL)
     }
 }
 

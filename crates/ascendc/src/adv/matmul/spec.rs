@@ -80,6 +80,8 @@ pub struct MatmulConfig {
     pub relu: bool,
     /// Each K step's partial block is an output of its own (`isPartialOutput`).
     pub partial_output: bool,
+    /// A float NZ C in GM is written in 16 × 8 fractals (`isEnableChannelSplit`).
+    pub channel_split: bool,
     /// Constant tiling: (singleCoreM, singleCoreN, singleCoreK, baseM, baseN, baseK) from the
     /// config, zeros when the tiling comes at run time.
     pub shape: [u32; 6],
@@ -93,6 +95,7 @@ impl MatmulConfig {
         unit_flag: true,
         relu: false,
         partial_output: false,
+        channel_split: false,
         shape: [0; 6],
     };
 

@@ -622,9 +622,6 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     if r.sparse != 0 && (series != Series::A2 || r.a_dtype != 2) {
         return err("SetSparse(true) needs int8 inputs on Atlas A2/A3".into());
     }
-    if r.schedule_type == 2 {
-        return err("ScheduleType::N_BUFFER_33 is not supported by this tiling".into());
-    }
 
     // ---- buffers ----
     let pick = |space: i32, full: i32, name: &str| -> Result<i64, String> {
@@ -824,6 +821,14 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
         BatchNum: r.batch_num,
         ..TCubeTiling::default()
     };
+    if r.schedule_type == 2 {
+        // N_BUFFER_33 keeps at most three blocks of A and of B in L1 along M and K.
+        t.stepM = t.stepM.min(3);
+        t.stepKa = t.stepKa.min(3);
+        t.stepKb = t.stepKb.min(3);
+        t.depthA1 = t.stepM * t.stepKa * db1 as i32;
+        t.depthB1 = t.stepN * t.stepKb * db1 as i32;
+    }
     [
         t.ALayoutInfoB,
         t.ALayoutInfoS,

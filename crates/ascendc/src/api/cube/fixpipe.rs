@@ -649,13 +649,6 @@ pub(crate) fn execute<D: Element, S: Element>(
                     "GM",
                 ));
             }
-            if core.sync.atomic.op.is_some() {
-                return Err(SimError::new(
-                    Category::Unsupported,
-                    api,
-                    "moving L0C into GM under SetAtomicAdd/Max/Min is not modelled",
-                ));
-            }
             g.check(api, 0, dst_extent)?;
             (Space::Gm(g.region_id()), g.offset() as u64)
         }
@@ -756,10 +749,39 @@ pub(crate) fn execute<D: Element, S: Element>(
             }
         }
     }
+    // Under SetAtomicAdd/Max/Min each element combines with what GM holds (the atomic's type
+    // must be the destination's).
+    let atomic = match (&target, core.sync.atomic.op) {
+        (FixpipeTarget::Gm(_), Some(_)) => {
+            let (op, dtype) = core.sync.atomic.check_write(core.profile, api, Hardware::L0C, ed)?;
+            if dtype != D::DTYPE {
+                return Err(SimError::new(
+                    Category::Type,
+                    api,
+                    format!("GM atomic {op:?} is set for {dtype} but Fixpipe writes {}", D::DTYPE),
+                ));
+            }
+            Some(op)
+        }
+        _ => None,
+    };
     match target {
         FixpipeTarget::Gm(g) => {
             for (off, b) in &out {
-                g.write_bytes(api, *off as usize, &b[..D::SIZE])?;
+                match atomic {
+                    // SAFETY: the destination extent was checked above and lies in `g`'s allocation.
+                    Some(op) => unsafe {
+                        crate::multicore::atomic::apply(
+                            g.region_id(),
+                            g.ptr(*off as usize),
+                            &b[..D::SIZE],
+                            op,
+                            D::DTYPE,
+                            core.options.fp16_saturation,
+                        )
+                    },
+                    None => g.write_bytes(api, *off as usize, &b[..D::SIZE])?,
+                }
             }
         }
         FixpipeTarget::Local(_, _, addr, _) => {
