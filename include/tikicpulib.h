@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kernel_operator.h"
+#include "ascendc/chevron.h"
 
 namespace AscendC {
 
@@ -93,12 +94,20 @@ struct Rank : Rank<N - 1> {};
 template <>
 struct Rank<0> {};
 
-// ICPU_RUN_KF: a launch in the mode SetKernelMode chose. Of an overload set (a kernel named `abs`
+// The launch mode of ICPU_RUN_KF: the one SetKernelMode chose, else the kernel's own (its
+// qualifier, or a Matmul kernel's mixed type), else the default (0x80 marks the fallback).
+inline uint8_t CpuLaunchMode(const void* kernel) {
+    const uint8_t own = QualifiedMode(kernel);
+    return own == 255 ? 255 : static_cast<uint8_t>(0x80 | own);
+}
+
+// ICPU_RUN_KF: a launch in the mode CpuLaunchMode picks. Of an overload set (a kernel named `abs`
 // beside the C library's), `kernel` is the one function returning void.
 template <typename... P, typename... A>
 void RunKernelAs(Rank<1>, Loc loc, const char* name, const char* argText, uint32_t blockDim,
                  void (*kernel)(P...), A&&... args) {
-    LaunchKernel<P...>(loc, name, argText, blockDim, 255, kernel, std::forward<A>(args)...);
+    LaunchKernel<P...>(loc, name, argText, blockDim, CpuLaunchMode(reinterpret_cast<const void*>(kernel)), kernel,
+                       std::forward<A>(args)...);
 }
 
 // An overload set with templates in it (a kernel named `sqrt` or `exp` beside <cmath>'s, whose
@@ -107,7 +116,9 @@ void RunKernelAs(Rank<1>, Loc loc, const char* name, const char* argText, uint32
 template <typename... A>
 void RunKernelAs(Rank<0>, Loc loc, const char* name, const char* argText, uint32_t blockDim,
                  void (*kernel)(typename std::decay<A>::type...), A&&... args) {
-    LaunchKernel<typename std::decay<A>::type...>(loc, name, argText, blockDim, 255, kernel, std::forward<A>(args)...);
+    LaunchKernel<typename std::decay<A>::type...>(loc, name, argText, blockDim,
+                                                  CpuLaunchMode(reinterpret_cast<const void*>(kernel)), kernel,
+                                                  std::forward<A>(args)...);
 }
 
 

@@ -19,10 +19,19 @@ pub extern "C" fn ascendc_set_kernel_mode(mode: u8) {
 }
 
 /// The kernel mode numbered `mode` in C++ `KernelMode` order; `u8::MAX`: the mode
-/// `SetKernelMode` chose, else the library's default.
+/// `SetKernelMode` chose, else the library's default; `0x80 | m`: the mode `SetKernelMode`
+/// chose, else `m` (ICPU_RUN_KF of a kernel with a mode of its own).
 fn kernel_mode(mode: u8) -> KernelMode {
+    let set = MODE.load(Ordering::Relaxed);
     let chosen = if mode == u8::MAX {
-        MODE.load(Ordering::Relaxed)
+        set
+    } else if mode & 0x80 != 0 {
+        // The kernel's own mode, unless SetKernelMode chose one.
+        if set == u8::MAX {
+            mode & 0x7f
+        } else {
+            set
+        }
     } else {
         mode
     };

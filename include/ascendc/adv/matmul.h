@@ -415,6 +415,44 @@ struct MatmulApiStaticTiling {
     MatmulConfig cfg = CFG_NORM;
 };
 
+namespace AscendC {
+// Constant tiling for a config with constant shapes (GetMMConfig with MatmulShapeParams): the
+// block sizes and shapes from the config, one block of each of A and B in L1 per K step, L0A/L0B
+// double-buffered when two blocks fit. (The device's choice of stepM/N/Ka/Kb and depths may be
+// larger; they change only which copies are reused, never a result.) Without constant
+// single-core shapes only the blocks are fixed; SetOrgShape/SetTail give the rest.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, int32_t l1Size = 512 * 1024) {
+    (void)l1Size;
+    MatmulApiStaticTiling t;
+    t.cfg = mmCFG;
+    if (mmCFG.basicM == 0 || mmCFG.basicN == 0 || mmCFG.basicK == 0) {
+        return t;
+    }
+    t.baseM = static_cast<int32_t>(mmCFG.basicM);
+    t.baseN = static_cast<int32_t>(mmCFG.basicN);
+    t.baseK = static_cast<int32_t>(mmCFG.basicK);
+    t.isBias = mmCFG.enableSetBias ? 1 : 0;
+    const int32_t l0 = 64 * 1024;
+    t.dbL0A = t.baseM * t.baseK * static_cast<int32_t>(sizeof(typename A_TYPE::T)) * 2 <= l0 ? 2 : 1;
+    t.dbL0B = t.baseN * t.baseK * static_cast<int32_t>(sizeof(typename B_TYPE::T)) * 2 <= l0 ? 2 : 1;
+    if (mmCFG.singleCoreM == 0 || mmCFG.singleCoreN == 0 || mmCFG.singleCoreK == 0) {
+        return t;
+    }
+    t.M = t.singleCoreM = static_cast<int32_t>(mmCFG.singleCoreM);
+    t.N = t.singleCoreN = static_cast<int32_t>(mmCFG.singleCoreN);
+    t.Ka = t.Kb = t.singleCoreK = static_cast<int32_t>(mmCFG.singleCoreK);
+    t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+    t.depthA1 = t.depthB1 = 2;
+    t.iterateOrder = 0;
+    t.dbL0C = 1;
+    t.shareMode = 0;
+    t.shareL0CSize = t.baseM * t.baseN * 4;
+    t.shareUbSize = 0;
+    return t;
+}
+}  // namespace AscendC
+
 extern "C" {
 struct AscMmType {
     uint8_t pos;
@@ -443,6 +481,7 @@ int32_t ascendc_mm_set_tail(void* h, int32_t m, int32_t n, int32_t k, AscLoc loc
 int32_t ascendc_mm_set_gm(void* h, uint8_t which, const AscGlobal* g, uint8_t elem, uint8_t trans, AscLoc loc);
 int32_t ascendc_mm_call(void* h, uint8_t what, uint64_t word, AscLoc loc);
 int32_t ascendc_mm_iterate(void* h, uint8_t sync, uint8_t* more, AscLoc loc);
+int32_t ascendc_mm_iterate_into(void* h, const AscLocal* l0c, uint8_t* more, AscLoc loc);
 int32_t ascendc_mm_out_gm(void* h, uint8_t all, const AscGlobal* g, uint8_t elem, uint8_t atomic, uint8_t sequential,
                           AscLoc loc);
 int32_t ascendc_mm_out_ub(void* h, const AscLocal* ub, uint8_t sync, AscLoc loc);
@@ -566,6 +605,30 @@ class MatmulImpl {
 
     void* h_ = nullptr;
 
+public:
+    // The tiling of a constant-tiling config (MM_CFG a MatmulApiStaticTiling), else null.
+    static const TCubeTiling* ConstTiling() {
+        if constexpr (std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>) {
+            static const TCubeTiling t = [] {
+                const int32_t* src = &MM_CFG.usedCoreNum;
+                TCubeTiling out{};
+                // The fields up to shareUbSize, then stepKa … mxTypePara, in TCubeTiling's order.
+                int32_t* dst = &out.usedCoreNum;
+                for (int i = 0; i < 22; ++i) {
+                    dst[i] = src[i] < 0 ? 0 : src[i];
+                }
+                for (int i = 0; i < 24; ++i) {
+                    dst[26 + i] = src[22 + i] < 0 ? 0 : src[22 + i];
+                }
+                return out;
+            }();
+            return t.baseM > 0 ? &t : nullptr;
+        } else {
+            return nullptr;
+        }
+    }
+
+private:
     void* H(detail::Loc loc) {
         if (h_ == nullptr) {
             const AscMmSpec s = Spec();
@@ -658,6 +721,15 @@ public:
         detail::Check(ascendc_mm_iterate(H(loc), sync ? 1 : 0, &more, loc));
         return more != 0;
     }
+    // The next block into the caller's CO1 tensor (moved out by the caller's Fixpipe).
+    template <bool sync = true, typename L0cT>
+    bool Iterate(bool enPartialSum, const LocalTensor<L0cT>& l0cTensor, detail::Loc loc = detail::Loc()) {
+        (void)enPartialSum;
+        uint8_t more = 0;
+        LocalTensor<uint8_t> bytes = l0cTensor.template ReinterpretCast<uint8_t>();
+        detail::Check(ascendc_mm_iterate_into(H(loc), &bytes.Raw(), &more, loc));
+        return more != 0;
+    }
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     detail::Loc loc = detail::Loc()) {
@@ -699,7 +771,7 @@ void MatmulCollect(void** objs, const TCubeTiling** tilings, uint32_t& n, Loc lo
 template <class M>
 void MatmulCollect(void** objs, const TCubeTiling** tilings, uint32_t& n, Loc loc, M& obj) {
     objs[n] = obj.Handle(loc);
-    tilings[n] = nullptr;
+    tilings[n] = obj.ConstTiling();
     ++n;
 }
 
@@ -707,7 +779,7 @@ template <class M, class... Rest>
 void MatmulCollect(void** objs, const TCubeTiling** tilings, uint32_t& n, Loc loc, M& obj, const TCubeTiling* t,
                    Rest&&... rest) {
     objs[n] = obj.Handle(loc);
-    tilings[n] = t;
+    tilings[n] = t != nullptr ? t : obj.ConstTiling();
     ++n;
     MatmulCollect(objs, tilings, n, loc, rest...);
 }

@@ -325,6 +325,24 @@ pub unsafe extern "C" fn ascendc_mm_iterate(
     })
 }
 
+/// `Iterate(enPartialSum, l0cTensor)` into `*more`.
+///
+/// # Safety
+/// `h` from [`ascendc_mm_new`]; `l0c` a valid handle; `more` valid for writes.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_mm_iterate_into(
+    h: *mut MatmulHandle,
+    l0c: *const AscLocal,
+    more: *mut u8,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        let t = (*l0c).tensor::<u8>()?;
+        *more = (*h).iterate_into(&t)? as u8;
+        Ok(())
+    })
+}
+
 /// `GetTensorC(gm, enAtomic, enSequentialWrite)` (`all` 0) or `IterateAll(gm, enAtomic)` (`all`
 /// 1) into a GM tensor of element type `elem`.
 ///

@@ -16,8 +16,8 @@ enum Mode {
     Unregistered,
     /// The Matmul itself (cube core).
     Local(Box<dyn MatmulOps>),
-    /// A client of the cube core, with the GM buffer its UB results pass through.
-    Client(Client, Option<GmBuffer>),
+    /// A client of the cube core.
+    Client(Client),
 }
 
 /// A kernel's Matmul object.
@@ -30,6 +30,8 @@ pub struct MatmulHandle {
     taken: usize,
     /// The workspace of asynchronous iteration (`SetWorkspace`).
     workspace: Option<GmOperand>,
+    /// The GM buffer results for UB pass through (no L0C → UB path on the simulated products).
+    staging: Option<GmBuffer>,
 }
 
 /// How `REGIST_MATMUL_OBJ` treats the kernel: `CubeOnly` (ASCENDC_CUBE_ONLY: the Matmul runs
@@ -42,14 +44,6 @@ pub enum Kernel {
     Mixed,
 }
 
-fn client_only(api: &'static str) -> SimError {
-    SimError::new(
-        Category::Unsupported,
-        api,
-        "this form is for a vector core of a mixed kernel (the result passes through UB)",
-    )
-}
-
 impl MatmulHandle {
     /// An object of `spec`, not registered.
     pub fn new(spec: MatmulSpec) -> MatmulHandle {
@@ -59,6 +53,7 @@ impl MatmulHandle {
             blocks: Vec::new(),
             taken: 0,
             workspace: None,
+            staging: None,
         }
     }
 
@@ -89,7 +84,7 @@ impl MatmulHandle {
         let mut end = start;
         for (i, (h, t)) in objects.iter_mut().enumerate() {
             if mixed {
-                h.mode = Mode::Client(Client::new(i, API)?, None);
+                h.mode = Mode::Client(Client::new(i, API)?);
             } else {
                 let mut m = new_matmul(h.spec)?;
                 if let Some(t) = t {
@@ -127,7 +122,7 @@ impl MatmulHandle {
     ) -> Result<R> {
         match self.mode(api)? {
             Mode::Local(m) => f(m.as_mut(), pipe),
-            Mode::Client(c, _) => c.call(api, lock, move |m, p| f(m, Some(p))),
+            Mode::Client(c) => c.call(api, lock, move |m, p| f(m, Some(p))),
             Mode::Unregistered => unreachable!("checked"),
         }
     }
@@ -214,7 +209,7 @@ impl MatmulHandle {
     /// (vector cores): every block into the workspace; `GetTensorC<false>` takes them in order.
     pub fn iterate(&mut self, sync: bool) -> Result<bool> {
         const API: &str = "Matmul::Iterate";
-        if sync || matches!(self.mode, Mode::Local(_)) {
+        if sync {
             return self.run(API, None, Lock::Acquire, |m, _| m.iterate());
         }
         if self.taken < self.blocks.len() {
@@ -251,6 +246,20 @@ impl MatmulHandle {
         Ok(!self.blocks.is_empty())
     }
 
+    /// `Iterate(enPartialSum, l0cTensor)` on a cube core: the next block into the caller's CO1
+    /// tensor.
+    pub fn iterate_into(&mut self, l0c: &LocalTensor<u8>) -> Result<bool> {
+        const API: &str = "Matmul::Iterate";
+        match self.mode(API)? {
+            Mode::Local(m) => m.iterate_into(l0c),
+            _ => Err(SimError::new(
+                Category::Position,
+                API,
+                "an L0C (CO1) tensor belongs to a cube core: Iterate into one runs where the Matmul does (define ASCENDC_CUBE_ONLY)",
+            )),
+        }
+    }
+
     /// `GetTensorC(gm, enAtomic, enSequentialWrite)`.
     pub fn get_tensor_c(&mut self, c: GmOperand, atomic: u8, sequential: bool) -> Result<()> {
         self.run("Matmul::GetTensorC", None, Lock::Keep, move |m, _| {
@@ -258,7 +267,8 @@ impl MatmulHandle {
         })
     }
 
-    /// `GetTensorC(ubTensor)` on a vector core: the block goes to GM, then into `ub` (bytes).
+    /// `GetTensorC(ubTensor)`: the block goes densely into GM (the Fixpipe has no UB target on
+    /// the simulated products), then into `ub` (bytes) by the calling core.
     pub fn get_tensor_c_ub(&mut self, ub: &LocalTensor<u8>, sync: bool) -> Result<()> {
         const API: &str = "Matmul::GetTensorC";
         let dtype = self.spec.c.dtype;
@@ -276,12 +286,12 @@ impl MatmulHandle {
             g.set_global_buffer(ws.addr.add_bytes(at as usize * dtype.size()));
             return copy_to_ub(ub, &g, rows * cols * dtype.size() as u32);
         }
-        let Mode::Client(c, staging) = self.mode(API)? else {
-            return Err(client_only(API));
-        };
-        let buf = staging.get_or_insert_with(|| GmBuffer::zeroed(STAGING_BYTES));
-        let dst = kfc::staging(buf, dtype);
-        let (rows, cols) = c.call(API, Lock::Keep, move |m, _| {
+        let buf = self
+            .staging
+            .get_or_insert_with(|| GmBuffer::zeroed(STAGING_BYTES))
+            .clone();
+        let dst = kfc::staging(&buf, dtype);
+        let (rows, cols) = self.run(API, None, Lock::Keep, move |m, _| {
             let shape = m.block_shape().ok_or_else(|| {
                 SimError::new(
                     Category::QueueState,

@@ -99,8 +99,9 @@ pub struct MatmulCore<A: MmInput, C: Element, Bias: Element> {
     quant: Quant,
     quant_vec: Option<GlobalTensor<u64>>,
     bufs: Option<Buffers>,
-    /// The walk: the blocks in iteration order and the next one's index.
-    order: Vec<(u32, u32)>,
+    /// The walk: the blocks (m, n, K step or `u32::MAX` for all) in iteration order and the
+    /// next one's index.
+    order: Vec<(u32, u32, u32)>,
     next: usize,
     /// The block whose result L0C holds, if `Iterate` computed one `GetTensorC` has not taken.
     ready: Option<(Block, LocalTensor<A::Acc>)>,
@@ -158,16 +159,6 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             pos("baseN", t.baseN)?,
             pos("baseK", t.baseK)?,
         );
-        for (name, v) in [
-            ("M", t.M),
-            ("N", t.N),
-            ("Ka", t.Ka),
-            ("singleCoreM", t.singleCoreM),
-            ("singleCoreN", t.singleCoreN),
-            ("singleCoreK", t.singleCoreK),
-        ] {
-            pos(name, v)?;
-        }
         let c0 = 32 / A::SIZE as u32;
         let es = A::SIZE as u32;
         let acc = <A::Acc as Element>::SIZE as u32;
@@ -380,13 +371,40 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 }
             }
         }
-        self.order = v;
+        // With isPartialOutput each K step of a block is an output of its own, K innermost.
+        let ks = if self.spec.cfg.partial_output {
+            self.k_steps().len() as u32
+        } else {
+            0
+        };
+        self.order = v
+            .into_iter()
+            .flat_map(|(m, n)| {
+                let per: Vec<u32> = if ks == 0 {
+                    vec![u32::MAX]
+                } else {
+                    (0..ks).collect()
+                };
+                per.into_iter().map(move |k| (m, n, k))
+            })
+            .collect();
         self.next = 0;
         Ok(())
     }
 
     /// `Iterate()`: computes the next block of C into L0C; false when every block is done.
+    /// With `isPartialOutput` each K step of a block is an Iterate of its own.
     pub fn iterate(&mut self) -> Result<bool> {
+        self.step(None)
+    }
+
+    /// `Iterate(enPartialSum, l0cTensor)`: the next block into the caller's CO1 tensor, which
+    /// the caller moves out itself (`GetTensorC` has nothing to take).
+    pub fn iterate_into(&mut self, l0c: &LocalTensor<A::Acc>) -> Result<bool> {
+        self.step(Some(l0c))
+    }
+
+    fn step(&mut self, into: Option<&LocalTensor<A::Acc>>) -> Result<bool> {
         const API: &str = "Matmul::Iterate";
         self.bufs(API)?;
         if self.a.is_none() || self.b.is_none() {
@@ -402,9 +420,32 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             b.co1.free_tensor(&l0c)?;
         }
         if self.next == 0 && self.order.is_empty() {
+            let named = [
+                ("M (tiling.M or SetOrgShape)", self.org[0]),
+                ("N (tiling.N or SetOrgShape)", self.org[1]),
+                ("Ka (tiling.Ka or SetOrgShape)", self.org[2]),
+                (
+                    "singleCoreM (tiling or SetTail/SetSingleShape)",
+                    self.single[0],
+                ),
+                (
+                    "singleCoreN (tiling or SetTail/SetSingleShape)",
+                    self.single[1],
+                ),
+                (
+                    "singleCoreK (tiling or SetTail/SetSingleShape)",
+                    self.single[2],
+                ),
+            ];
+            if let Some((name, _)) = named.iter().find(|(_, v)| *v == 0) {
+                return Err(err(
+                    API,
+                    format!("{name} is 0: the Matmul has no shape to compute"),
+                ));
+            }
             self.plan()?;
         }
-        let Some(&(m, n)) = self.order.get(self.next) else {
+        let Some(&(m, n, k)) = self.order.get(self.next) else {
             return Ok(false);
         };
         self.next += 1;
@@ -417,8 +458,16 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             rows: (sm - m * bm).min(bm),
             cols: (sn - n * bn).min(bn),
         };
-        let l0c = self.compute(block)?;
-        self.ready = Some((block, l0c));
+        let all = self.k_steps();
+        let steps = if k == u32::MAX {
+            &all[..]
+        } else {
+            &all[k as usize..k as usize + 1]
+        };
+        let l0c = self.compute(block, steps, into)?;
+        if let Some(l0c) = l0c {
+            self.ready = Some((block, l0c));
+        }
         Ok(true)
     }
 
@@ -451,9 +500,14 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         v
     }
 
-    /// Issues one block's copies, loads and Mmads; the L0C tensor is enqueued for Fixpipe.
-    fn compute(&mut self, blk: Block) -> Result<LocalTensor<A::Acc>> {
-        let steps = self.k_steps();
+    /// Issues one block's copies, loads and Mmads over the K steps `steps`: into the caller's
+    /// CO1 tensor `into`, or into one of the Matmul's own, enqueued for Fixpipe (returned).
+    fn compute(
+        &mut self,
+        blk: Block,
+        steps: &[(u32, u32)],
+        into: Option<&LocalTensor<A::Acc>>,
+    ) -> Result<Option<LocalTensor<A::Acc>>> {
         let a = self.a.clone().expect("checked");
         let b = self.b.clone().expect("checked");
         let bias = self.bias.clone();
@@ -467,7 +521,10 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let (rows, cols) = (blk.rows, blk.cols);
         let row0 = blk.m * t.baseM as u32;
         let col0 = blk.n * t.baseN as u32;
-        let co1 = bufs.co1.alloc_tensor::<A::Acc>()?;
+        let co1 = match into {
+            Some(t) => *t,
+            None => bufs.co1.alloc_tensor::<A::Acc>()?,
+        };
         // The bias row goes GM -> C1 -> BiasTable once per block.
         let c2 = match &bias {
             Some(g) => {
@@ -526,7 +583,11 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 } else {
                     (rows, kw, org_ka, row0 as u64 * org_ka as u64 + k0 as u64)
                 };
-                let h_al = if trans_a && c0 == 32 { align(h, 32) } else { align(h, 16) };
+                let h_al = if trans_a && c0 == 32 {
+                    align(h, 32)
+                } else {
+                    align(h, 16)
+                };
                 nd2nz(&a1, &a.at(off)?, h, w, src_d, h_al)?;
                 bufs.a1.enque(&a1)?;
                 let a1 = bufs.a1.deque::<A>()?;
@@ -582,8 +643,11 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         if let Some(c2) = c2 {
             bufs.bias2.free_tensor(&c2)?;
         }
+        if into.is_some() {
+            return Ok(None);
+        }
         bufs.co1.enque(&co1)?;
-        Ok(co1)
+        Ok(Some(co1))
     }
 
     /// `GetTensorC(gm, enAtomic, enSequentialWrite)`: the block `Iterate` computed goes to C in
@@ -710,7 +774,18 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             b.co1.free_tensor(&l0c)?;
         }
         self.reset();
-        pipe_barrier(Pipe::ALL)
+        pipe_barrier(Pipe::ALL)?;
+        if let Some(b) = self.bufs.as_mut() {
+            b.a1.free_all_event()?;
+            b.b1.free_all_event()?;
+            b.a2.free_all_event()?;
+            b.b2.free_all_event()?;
+            b.co1.free_all_event()?;
+            b.bias1.free_all_event()?;
+            b.bias2.free_all_event()?;
+            b.quant1.free_all_event()?;
+        }
+        Ok(())
     }
 }
 

@@ -7,7 +7,7 @@ use super::spec::MatmulSpec;
 use super::tiling::TCubeTiling;
 use crate::dtype::{bf16, f16, DType, Element};
 use crate::error::{Category, Result, SimError};
-use crate::{GlobalTensor, GmAddr, TPipe};
+use crate::{GlobalTensor, GmAddr, LocalTensor, TPipe};
 
 /// A GM operand of any element type: where it starts and how many elements it has (0: not
 /// given).
@@ -76,6 +76,8 @@ pub trait MatmulOps {
     fn iterate(&mut self) -> Result<bool>;
     /// (rows, columns) of the block `Iterate` computed and `GetTensorC` has not taken.
     fn block_shape(&self) -> Option<(u32, u32)>;
+    /// `Iterate(enPartialSum, l0cTensor)`: the next block into the caller's CO1 tensor (bytes).
+    fn iterate_into(&mut self, l0c: &LocalTensor<u8>) -> Result<bool>;
     /// `GetTensorC(gm, enAtomic, enSequentialWrite)`.
     fn get_tensor_c(&mut self, c: &GmOperand, atomic: u8, sequential: bool) -> Result<()>;
     /// `IterateAll(gm, enAtomic)`.
@@ -125,6 +127,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulOps for MatmulCore<A, C, Bias>
     }
     fn block_shape(&self) -> Option<(u32, u32)> {
         MatmulCore::block_shape(self)
+    }
+    fn iterate_into(&mut self, l0c: &LocalTensor<u8>) -> Result<bool> {
+        MatmulCore::iterate_into(self, &l0c.reinterpret_cast::<A::Acc>())
     }
     fn get_tensor_c(&mut self, c: &GmOperand, atomic: u8, sequential: bool) -> Result<()> {
         let g = c.tensor::<C>("Matmul::GetTensorC", "C")?;

@@ -753,12 +753,18 @@ pub(crate) fn execute<D: Element, S: Element>(
     // must be the destination's).
     let atomic = match (&target, core.sync.atomic.op) {
         (FixpipeTarget::Gm(_), Some(_)) => {
-            let (op, dtype) = core.sync.atomic.check_write(core.profile, api, Hardware::L0C, ed)?;
+            let (op, dtype) = core
+                .sync
+                .atomic
+                .check_write(core.profile, api, Hardware::L0C, ed)?;
             if dtype != D::DTYPE {
                 return Err(SimError::new(
                     Category::Type,
                     api,
-                    format!("GM atomic {op:?} is set for {dtype} but Fixpipe writes {}", D::DTYPE),
+                    format!(
+                        "GM atomic {op:?} is set for {dtype} but Fixpipe writes {}",
+                        D::DTYPE
+                    ),
                 ));
             }
             Some(op)
