@@ -470,6 +470,7 @@ struct AscMmSpec {
     uint8_t relu;
     uint8_t partialOutput;
     uint8_t channelSplit;
+    uint8_t biasBatch;
 };
 int32_t ascendc_mm_new(const AscMmSpec* spec, void** out, AscLoc loc);
 void ascendc_mm_free(void* h);
@@ -484,6 +485,8 @@ int32_t ascendc_mm_iterate(void* h, uint8_t sync, uint8_t* more, AscLoc loc);
 int32_t ascendc_mm_iterate_into(void* h, const AscLocal* l0c, uint8_t* more, AscLoc loc);
 int32_t ascendc_mm_out_gm(void* h, uint8_t all, const AscGlobal* g, uint8_t elem, uint8_t atomic, uint8_t sequential,
                           AscLoc loc);
+int32_t ascendc_mm_batch(void* h, uint8_t batch, const AscGlobal* g, uint8_t elem, uint32_t batchA, uint32_t batchB,
+                         AscLoc loc);
 int32_t ascendc_mm_out_ub(void* h, const AscLocal* ub, uint8_t sync, AscLoc loc);
 }
 
@@ -600,6 +603,7 @@ class MatmulImpl {
         s.relu = c.enableRelu ? 1 : 0;
         s.partialOutput = c.isPartialOutput ? 1 : 0;
         s.channelSplit = c.isEnableChannelSplit ? 1 : 0;
+        s.biasBatch = c.isBiasBatch ? 1 : 0;
         return s;
     }
 
@@ -752,6 +756,41 @@ public:
         (void)fakeMsg;
         detail::Check(ascendc_mm_out_gm(H(loc), 1, &gm.Raw(), detail::dtype<DstT>, enAtomic, 0, loc));
     }
+    void SetBatchNum(int32_t batchA, int32_t batchB, detail::Loc loc = detail::Loc()) {
+        detail::Check(ascendc_mm_batch(H(loc), 0, nullptr, 0, static_cast<uint32_t>(batchA),
+                                       static_cast<uint32_t>(batchB), loc));
+    }
+#ifdef ASCENDC_CUBE_ONLY
+    // The batches of SetBatchNum into C.
+    void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum = false, uint8_t enAtomic = 0,
+                      bool enSequentialWrite = false, const uint32_t matrixStrideA = 0,
+                      const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                      detail::Loc loc = detail::Loc()) {
+        (void)enPartialSum;
+        (void)enAtomic;
+        (void)enSequentialWrite;
+        (void)matrixStrideA;
+        (void)matrixStrideB;
+        (void)matrixStrideC;
+        detail::Check(ascendc_mm_batch(H(loc), 1, &gm.Raw(), detail::dtype<DstT>, 0, 0, loc));
+    }
+#else
+    // batchA A matrices times batchB B matrices into C (a mixed kernel's vector core).
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                      const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                      detail::Loc loc = detail::Loc()) {
+        (void)enSequentialWrite;
+        (void)matrixStrideA;
+        (void)matrixStrideB;
+        (void)matrixStrideC;
+        (void)enPartialSum;
+        (void)enAtomic;
+        detail::Check(ascendc_mm_batch(H(loc), 1, &gm.Raw(), detail::dtype<DstT>, batchA, batchB, loc));
+    }
+    void WaitIterateBatch() {}
+#endif
     // The asynchronous IterateAll finished inside its call.
     void WaitIterateAll() {}
     void End(detail::Loc loc = detail::Loc()) { detail::Check(ascendc_mm_call(H(loc), 2, 0, loc)); }

@@ -47,6 +47,8 @@ pub struct AscMmSpec {
     pub partial_output: u8,
     /// `isEnableChannelSplit`.
     pub channel_split: u8,
+    /// `isBiasBatch`.
+    pub bias_batch: u8,
 }
 
 fn format(v: u8) -> Result<CubeFormat, SimError> {
@@ -104,6 +106,7 @@ fn spec(s: &AscMmSpec) -> Result<MatmulSpec, SimError> {
             relu: s.relu != 0,
             partial_output: s.partial_output != 0,
             channel_split: s.channel_split != 0,
+            bias_batch: s.bias_batch != 0,
             shape: [0; 6],
         },
     })
@@ -370,6 +373,31 @@ pub unsafe extern "C" fn ascendc_mm_out_gm(
         } else {
             (*h).get_tensor_c(o, atomic, sequential != 0)
         }
+    })
+}
+
+/// `SetBatchNum(batchA, batchB)` (`batch` 0) or `IterateBatch(gm, batchA, batchB)` (`batch` 1;
+/// batches 0, 0: those of SetBatchNum) into a GM tensor of element type `elem`.
+///
+/// # Safety
+/// `h` from [`ascendc_mm_new`]; `g` valid when `batch` is 1.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_mm_batch(
+    h: *mut MatmulHandle,
+    batch: u8,
+    g: *const AscGlobal,
+    elem: u8,
+    batch_a: u32,
+    batch_b: u32,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        if batch == 0 {
+            (*h).set_batch_num(batch_a, batch_b);
+            return Ok(());
+        }
+        let o = operand("Matmul::IterateBatch", g, elem)?;
+        (*h).iterate_batch(o, batch_a, batch_b)
     })
 }
 

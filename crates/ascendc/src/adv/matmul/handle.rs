@@ -32,6 +32,8 @@ pub struct MatmulHandle {
     workspace: Option<GmOperand>,
     /// The GM buffer results for UB pass through (no L0C → UB path on the simulated products).
     staging: Option<GmBuffer>,
+    /// `SetBatchNum(batchA, batchB)`.
+    batch: (u32, u32),
 }
 
 /// How `REGIST_MATMUL_OBJ` treats the kernel: `CubeOnly` (ASCENDC_CUBE_ONLY: the Matmul runs
@@ -54,6 +56,7 @@ impl MatmulHandle {
             taken: 0,
             workspace: None,
             staging: None,
+            batch: (1, 1),
         }
     }
 
@@ -317,6 +320,24 @@ impl MatmulHandle {
                 m.end()?;
             }
             Ok(())
+        })
+    }
+
+    /// `SetBatchNum(batchA, batchB)` (cube-only kernels; a client passes them to IterateBatch).
+    pub fn set_batch_num(&mut self, batch_a: u32, batch_b: u32) {
+        self.batch = (batch_a, batch_b);
+    }
+
+    /// `IterateBatch(gm, batchA, batchB)` (0, 0: those of SetBatchNum).
+    pub fn iterate_batch(&mut self, c: GmOperand, batch_a: u32, batch_b: u32) -> Result<()> {
+        let (a, b) = if batch_a == 0 && batch_b == 0 {
+            self.batch
+        } else {
+            (batch_a, batch_b)
+        };
+        self.run("Matmul::IterateBatch", None, Lock::Release, move |m, _| {
+            m.iterate_batch(&c, a, b)?;
+            m.end()
         })
     }
 

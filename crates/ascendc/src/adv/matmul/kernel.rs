@@ -764,6 +764,101 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         Ok(())
     }
 
+    /// `IterateBatch`: `max(batchA, batchB)` matrix products, A and B of fewer batches repeating
+    /// each matrix (`i / (batch / batchA)`), placed by the operands' `LayoutMode`: NORMAL
+    /// matrices one after another (C `i·M·N`, the bias `i·N` with `isBiasBatch`), BSNGD and the
+    /// other strided layouts batch `i` at `D` (`S2` for C) steps inside rows of `N·G·D` elements
+    /// (`B` blocks of `S·N·G·D` past `N·G` batches), from the tiling's layout fields.
+    pub fn iterate_batch(
+        &mut self,
+        c: &GlobalTensor<C>,
+        batch_a: u32,
+        batch_b: u32,
+        bias_batch: bool,
+    ) -> Result<()> {
+        const API: &str = "Matmul::IterateBatch";
+        let t = self.tiling;
+        if batch_a == 0 || batch_b == 0 || batch_a.max(batch_b) % batch_a.min(batch_b) != 0 {
+            return Err(err(
+                API,
+                format!("batchA {batch_a} and batchB {batch_b}: both positive, one a multiple of the other"),
+            ));
+        }
+        let (Some(a0), Some(b0)) = (self.a.clone(), self.b.clone()) else {
+            return Err(err(
+                API,
+                "SetTensorA and SetTensorB must come before IterateBatch",
+            ));
+        };
+        let bias0 = self.bias.clone();
+        let (org0, single0) = (self.org, self.single);
+        let [sm, sn, sk] = single0;
+        let batch = batch_a.max(batch_b);
+        let u = |v: i32| v.max(1) as u64;
+        // (offset of matrix i, row stride) of each operand.
+        let place = |layout: u8, info: [i32; 5], rows: u32, cols: u32, i: u64| -> (u64, u32) {
+            if layout == 4 || layout == 0 {
+                return (i * rows as u64 * cols as u64, cols);
+            }
+            let [_, s, n, g, d] = info.map(u);
+            let per = n * g;
+            ((i / per) * s * per * d + (i % per) * d, (per * d) as u32)
+        };
+        let a_info = [
+            t.ALayoutInfoB,
+            t.ALayoutInfoS,
+            t.ALayoutInfoN,
+            t.ALayoutInfoG,
+            t.ALayoutInfoD,
+        ];
+        let b_info = [
+            t.BLayoutInfoB,
+            t.BLayoutInfoS,
+            t.BLayoutInfoN,
+            t.BLayoutInfoG,
+            t.BLayoutInfoD,
+        ];
+        let c_info = [
+            t.CLayoutInfoB,
+            t.CLayoutInfoS1,
+            t.CLayoutInfoN,
+            t.CLayoutInfoG,
+            t.CLayoutInfoS2,
+        ];
+        let (la, lb, lc) = (self.spec.a.layout, self.spec.b.layout, self.spec.c.layout);
+        let (ta, tb) = (self.trans_a, self.trans_b);
+        let result = (|| {
+            for i in 0..batch {
+                let ia = (i / (batch / batch_a)) as u64;
+                let ib = (i / (batch / batch_b)) as u64;
+                let (ra, ca) = if ta { (sk, sm) } else { (sm, sk) };
+                let (rb, cb) = if tb { (sn, sk) } else { (sk, sn) };
+                let (oa, sa) = place(la, a_info, ra, ca, ia);
+                let (ob, sb) = place(lb, b_info, rb, cb, ib);
+                let (oc, scs) = place(lc, c_info, sm, sn, i as u64);
+                self.a = Some(a0.at(oa)?);
+                self.b = Some(b0.at(ob)?);
+                if let Some(g) = &bias0 {
+                    self.bias = Some(if bias_batch {
+                        g.at(i as u64 * sn as u64)?
+                    } else {
+                        g.clone()
+                    });
+                }
+                self.org = [sa, sb, sa, sb, scs];
+                self.reset();
+                self.iterate_all(&c.at(oc)?, 0)?;
+            }
+            Ok(())
+        })();
+        self.a = Some(a0);
+        self.b = Some(b0);
+        self.bias = bias0;
+        self.org = org0;
+        self.reset();
+        result
+    }
+
     /// `End()`: the walk ends and every pipe drains (the queues' events are freed), so another
     /// Matmul object may use the buffers this one shares with it; the bias and the operands stay
     /// set.

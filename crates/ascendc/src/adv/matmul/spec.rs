@@ -82,6 +82,8 @@ pub struct MatmulConfig {
     pub partial_output: bool,
     /// A float NZ C in GM is written in 16 × 8 fractals (`isEnableChannelSplit`).
     pub channel_split: bool,
+    /// A batch Matmul's bias has a batch axis (`isBiasBatch`).
+    pub bias_batch: bool,
     /// Constant tiling: (singleCoreM, singleCoreN, singleCoreK, baseM, baseN, baseK) from the
     /// config, zeros when the tiling comes at run time.
     pub shape: [u32; 6],
@@ -96,6 +98,7 @@ impl MatmulConfig {
         relu: false,
         partial_output: false,
         channel_split: false,
+        bias_batch: true,
         shape: [0; 6],
     };
 
