@@ -324,3 +324,155 @@ fn missing_operands_and_bad_tails_are_errors() {
         .unwrap_err();
     assert!(e.to_string().contains("tailM is 0"), "{e}");
 }
+
+/// A mixed kernel as real ones are written: every core runs the same code; the cube core serves
+/// inside REGIST_MATMUL_OBJ, each vector core computes its half of M through its client, one
+/// IterateAll to GM and one block by Iterate + GetTensorC into UB then GM.
+#[test]
+fn mixed_kernel_vector_cores_drive_the_cube_core() {
+    use ascendc::adv::matmul::{GmOperand, Kernel, MatmulHandle};
+    let p = ChipProfile::by_name("A2").unwrap();
+    let (m, n, k) = (64u32, 48u32, 80u32);
+    let mut r = MatmulTilingRequest::new(p, TilingKind::Single);
+    r.set_a_type(P::GM, CubeFormat::ND, D::Float16, false)
+        .set_b_type(P::GM, CubeFormat::ND, D::Float16, false)
+        .set_c_type(P::GM, CubeFormat::ND, D::Float)
+        .set_bias_type(P::GM, CubeFormat::ND, D::Float)
+        .set_shape((m / 2) as i32, n as i32, k as i32)
+        .set_org_shape(m as i32, n as i32, k as i32, k as i32)
+        .enable_bias(true);
+    let t = r.get_tiling().unwrap();
+    let a = halves((m * k) as usize, 7);
+    let b = halves((k * n) as usize, 8);
+    let bias: Vec<f32> = (0..n).map(|j| j as f32 * 0.5 - 7.0).collect();
+    let (ga, gb, gbias) = (
+        GmBuffer::from_slice(&a),
+        GmBuffer::from_slice(&b),
+        GmBuffer::from_slice(&bias),
+    );
+    let gc = GmBuffer::zeroed((m * n * 4) as usize);
+    let gd = GmBuffer::zeroed((m * n * 4) as usize);
+    let (aa, ba, biasa, ca, da) = (ga.addr(), gb.addr(), gbias.addr(), gc.addr(), gd.addr());
+    let spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    Launch::new(1)
+        .kernel_mode(KernelMode::Mix)
+        .check_hazards(true)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulHandle::new(spec);
+            if MatmulHandle::register(&mut pipe, Kernel::Mixed, &mut [(&mut mm, Some(t))])? {
+                return Ok(());
+            }
+            let half = get_block_idx() % 2;
+            let row0 = (half * m / 2) as u64;
+            let g = |addr: &GmAddr, at: u64, dtype: DType| GmOperand {
+                addr: addr.add_bytes(at as usize * dtype.size()),
+                size: 0,
+                dtype,
+            };
+            mm.set_tensor_a(g(&aa, row0 * k as u64, DType::Half), false)?;
+            mm.set_tensor_b(g(&ba, 0, DType::Half), false)?;
+            mm.set_bias(g(&biasa, 0, DType::Float))?;
+            mm.iterate_all(g(&ca, row0 * n as u64, DType::Float), 0)?;
+            // Again block by block through UB.
+            let mut q: TQue<QuePosition::VECIN, 1> = TQue::new();
+            pipe.init_buffer(&mut q, 1, t.baseM as u32 * t.baseN as u32 * 4)?;
+            mm.set_tensor_a(g(&aa, row0 * k as u64, DType::Half), false)?;
+            mm.set_bias(g(&biasa, 0, DType::Float))?;
+            let mut gout = GlobalTensor::<f32>::new();
+            gout.set_global_buffer(da.clone());
+            let mut blocks = 0;
+            while mm.iterate(true)? {
+                let ub = q.alloc_tensor::<f32>()?;
+                mm.get_tensor_c_ub(&ub.reinterpret_cast::<u8>(), true)?;
+                q.enque(&ub)?;
+                let ub = q.deque::<f32>()?;
+                // One block per tiling (the whole half): rows of n values.
+                data_copy(&gout.at(row0 * n as u64)?, &ub, (m / 2) * n)?;
+                q.free_tensor(&ub)?;
+                blocks += 1;
+            }
+            mm.end()?;
+            assert_eq!(blocks, 1, "one block per vector core with this tiling");
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want = reference(&a, &b, Some(&bias), (m as usize, n as usize, k as usize), false, false);
+    assert_eq!(gc.to_vec::<f32>(), want);
+    assert_eq!(gd.to_vec::<f32>(), want);
+}
+
+/// A vector core's Matmul without a cube core to serve it is refused with what to do.
+#[test]
+fn a_vector_only_launch_cannot_serve_a_mixed_matmul() {
+    use ascendc::adv::matmul::{Kernel, MatmulHandle};
+    let spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    let e = Launch::new(1)
+        .kernel_mode(KernelMode::Aiv)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulHandle::new(spec);
+            MatmulHandle::register(&mut pipe, Kernel::Mixed, &mut [(&mut mm, None)])?;
+            mm.end()
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("needs a cube core in its AI Core"), "{e}");
+}
+
+/// IterateBatch over NORMAL-layout batches: three A against one B (repeat-each broadcast), a
+/// shared bias.
+#[test]
+fn batch_matmul_normal_layout_broadcasts_and_shares_the_bias() {
+    let p = ChipProfile::by_name("A2").unwrap();
+    let (m, n, k, batch) = (32u32, 48u32, 64u32, 3u32);
+    let t = tiling(p, (m, n, k), (D::Float16, D::Float), (false, false), true, None);
+    let a = halves((batch * m * k) as usize, 9);
+    let b = halves((k * n) as usize, 10);
+    let bias: Vec<f32> = (0..n).map(|j| 1.0 - j as f32 / 8.0).collect();
+    let (ga, gb, gbias) = (
+        GmBuffer::from_slice(&a),
+        GmBuffer::from_slice(&b),
+        GmBuffer::from_slice(&bias),
+    );
+    let gc = GmBuffer::zeroed((batch * m * n * 4) as usize);
+    let mut spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    spec.a.layout = 4;
+    spec.b.layout = 4;
+    spec.c.layout = 4;
+    spec.cfg.bias_batch = false;
+    let (aa, ba, biasa, ca) = (ga.addr(), gb.addr(), gbias.addr(), gc.addr());
+    let mut t1 = t;
+    t1.usedCoreNum = 1;
+    t1.singleCoreM = m as i32;
+    t1.singleCoreN = n as i32;
+    Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .check_hazards(true)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulCore::<f16, f32, f32>::new(spec);
+            mm.init(&mut pipe, &t1)?;
+            let tensor = |addr: &GmAddr| {
+                let mut g = GlobalTensor::<f16>::new();
+                g.set_global_buffer(addr.clone());
+                g
+            };
+            mm.set_tensor_a(&tensor(&aa), false)?;
+            mm.set_tensor_b(&tensor(&ba), false)?;
+            let mut gbias = GlobalTensor::<f32>::new();
+            gbias.set_global_buffer(biasa.clone());
+            mm.set_bias(&gbias)?;
+            let mut gc = GlobalTensor::<f32>::new();
+            gc.set_global_buffer(ca.clone());
+            mm.iterate_batch(&gc, batch, 1, false)?;
+            mm.end()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got = gc.to_vec::<f32>();
+    let mk = (m * k) as usize;
+    let mn = (m * n) as usize;
+    for i in 0..batch as usize {
+        let want = reference(&a[i * mk..(i + 1) * mk], &b, Some(&bias), (m as usize, n as usize, k as usize), false, false);
+        assert_eq!(&got[i * mn..(i + 1) * mn], &want[..], "batch {i}");
+    }
+}

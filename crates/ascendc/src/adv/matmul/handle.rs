@@ -69,8 +69,10 @@ impl MatmulHandle {
         objects: &mut [(&mut MatmulHandle, Option<TCubeTiling>)],
     ) -> Result<bool> {
         const API: &str = "REGIST_MATMUL_OBJ";
-        let mixed = kernel == Kernel::Mixed && is_aic() != is_aiv() && kfc::paired();
-        if mixed && is_aic() {
+        // A mixed kernel: the cube core of a mixed launch serves, a vector core is a client
+        // (refused without a cube core); a coupled core, or a cube core alone, runs it itself.
+        let mixed = kernel == Kernel::Mixed && is_aic() != is_aiv();
+        if mixed && is_aic() && kfc::paired() {
             let regs: Vec<Registered> = objects
                 .iter()
                 .map(|(h, t)| Registered {
@@ -86,7 +88,7 @@ impl MatmulHandle {
         let start = pipe.cursors();
         let mut end = start;
         for (i, (h, t)) in objects.iter_mut().enumerate() {
-            if mixed {
+            if mixed && is_aiv() {
                 h.mode = Mode::Client(Client::new(i, API)?);
             } else {
                 let mut m = new_matmul(h.spec)?;
