@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "kernel_operator.h"
-#include "ascendc/chevron.h"
+#include "ascendc/kernel_entry.h"
 
 namespace AscendC {
 
@@ -97,8 +97,13 @@ struct Rank<0> {};
 // The launch mode of ICPU_RUN_KF: the one SetKernelMode chose, else the kernel's own (its
 // qualifier, or a Matmul kernel's mixed type), else the default (0x80 marks the fallback).
 inline uint8_t CpuLaunchMode(const void* kernel) {
-    const uint8_t own = QualifiedMode(kernel);
-    return own == 255 ? 255 : static_cast<uint8_t>(0x80 | own);
+    const KernelSpace* s = FindKernelSpace(kernel);
+    if (s == nullptr) {
+        return 255;
+    }
+    // KernelMode order: MIX_MODE, AIC_MODE, AIV_MODE, MIX_AIC_1_1.
+    const uint8_t own = s->vec == 0 ? 1 : (s->cube == 0 ? 2 : (s->vec == 1 ? 3 : 0));
+    return static_cast<uint8_t>(0x80 | own);
 }
 
 // ICPU_RUN_KF: a launch in the mode CpuLaunchMode picks. Of an overload set (a kernel named `abs`

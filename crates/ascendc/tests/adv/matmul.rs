@@ -397,7 +397,14 @@ fn mixed_kernel_vector_cores_drive_the_cube_core() {
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
-    let want = reference(&a, &b, Some(&bias), (m as usize, n as usize, k as usize), false, false);
+    let want = reference(
+        &a,
+        &b,
+        Some(&bias),
+        (m as usize, n as usize, k as usize),
+        false,
+        false,
+    );
     assert_eq!(gc.to_vec::<f32>(), want);
     assert_eq!(gd.to_vec::<f32>(), want);
 }
@@ -416,7 +423,10 @@ fn a_vector_only_launch_cannot_serve_a_mixed_matmul() {
             mm.end()
         })
         .unwrap_err();
-    assert!(e.to_string().contains("needs a cube core in its AI Core"), "{e}");
+    assert!(
+        e.to_string().contains("needs a cube core in its AI Core"),
+        "{e}"
+    );
 }
 
 /// IterateBatch over NORMAL-layout batches: three A against one B (repeat-each broadcast), a
@@ -425,7 +435,14 @@ fn a_vector_only_launch_cannot_serve_a_mixed_matmul() {
 fn batch_matmul_normal_layout_broadcasts_and_shares_the_bias() {
     let p = ChipProfile::by_name("A2").unwrap();
     let (m, n, k, batch) = (32u32, 48u32, 64u32, 3u32);
-    let t = tiling(p, (m, n, k), (D::Float16, D::Float), (false, false), true, None);
+    let t = tiling(
+        p,
+        (m, n, k),
+        (D::Float16, D::Float),
+        (false, false),
+        true,
+        None,
+    );
     let a = halves((batch * m * k) as usize, 9);
     let b = halves((k * n) as usize, 10);
     let bias: Vec<f32> = (0..n).map(|j| 1.0 - j as f32 / 8.0).collect();
@@ -472,7 +489,14 @@ fn batch_matmul_normal_layout_broadcasts_and_shares_the_bias() {
     let mk = (m * k) as usize;
     let mn = (m * n) as usize;
     for i in 0..batch as usize {
-        let want = reference(&a[i * mk..(i + 1) * mk], &b, Some(&bias), (m as usize, n as usize, k as usize), false, false);
+        let want = reference(
+            &a[i * mk..(i + 1) * mk],
+            &b,
+            Some(&bias),
+            (m as usize, n as usize, k as usize),
+            false,
+            false,
+        );
         assert_eq!(&got[i * mn..(i + 1) * mn], &want[..], "batch {i}");
     }
 }
