@@ -778,7 +778,10 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
     ) -> Result<()> {
         const API: &str = "Matmul::IterateBatch";
         let t = self.tiling;
-        if batch_a == 0 || batch_b == 0 || batch_a.max(batch_b) % batch_a.min(batch_b) != 0 {
+        if batch_a == 0
+            || batch_b == 0
+            || !batch_a.max(batch_b).is_multiple_of(batch_a.min(batch_b))
+        {
             return Err(err(
                 API,
                 format!("batchA {batch_a} and batchB {batch_b}: both positive, one a multiple of the other"),

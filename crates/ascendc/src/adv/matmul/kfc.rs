@@ -192,15 +192,17 @@ pub fn serve(pipe: &mut TPipe, objects: &[Registered]) -> Result<()> {
                 }
                 current = Some(key);
             }
-            if !states.contains_key(&key) {
-                let mut m = new_matmul(reg.spec)?;
-                if let Some(t) = &reg.tiling {
-                    pipe.set_cursors(start);
-                    m.init(pipe, t)?;
+            let m = match states.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let mut m = new_matmul(reg.spec)?;
+                    if let Some(t) = &reg.tiling {
+                        pipe.set_cursors(start);
+                        m.init(pipe, t)?;
+                    }
+                    e.insert(m)
                 }
-                states.insert(key, m);
-            }
-            let m = states.get_mut(&key).expect("just made");
+            };
             pipe.set_cursors(start);
             (req.op)(m.as_mut(), pipe)
         })();
