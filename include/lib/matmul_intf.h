@@ -9,7 +9,10 @@
 #include "kernel_operator.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "ascendc/adv/matmul.h"
+// The host tiling library, without a kernel build's DT_* / FORMAT_* macros.
+#include "ascendc/host/kernel_macros_off.h"
 #include "tiling/tiling_api.h"
+#include "ascendc/host/kernel_macros_on.h"
 
 // Called unqualified by Matmul kernels (REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), …)).
 using AscendC::GetSysWorkSpacePtr;

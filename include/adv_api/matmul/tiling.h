@@ -3,4 +3,7 @@
 #pragma once
 
 #include "ascendc/adv/matmul.h"
+// The host tiling library, without a kernel build's DT_* / FORMAT_* macros.
+#include "ascendc/host/kernel_macros_off.h"
 #include "tiling/tiling_api.h"
+#include "ascendc/host/kernel_macros_on.h"

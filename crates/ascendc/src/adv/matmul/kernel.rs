@@ -515,7 +515,10 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let vector_a = self.spec.a.format == CubeFormat::Vector;
         let t = self.tiling;
         let [org_m, org_n, org_ka, org_kb, _] = self.org;
-        let unit = self.spec.cfg.unit_flag;
+        // A one-row ND block is computed as 16 rows but moved out as one: its L0C is handed
+        // over by the queue alone, as unit flags would leave the other rows' units with Fixpipe.
+        let unit =
+            self.spec.cfg.unit_flag && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector);
         let bufs = self.bufs("Matmul::Iterate")?;
         let c0 = 32 / A::SIZE as u32;
         let (rows, cols) = (blk.rows, blk.cols);
@@ -671,7 +674,8 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let quant = self.quant;
         let quant_vec = self.quant_vec.clone();
         let relu = self.spec.cfg.relu;
-        let unit = self.spec.cfg.unit_flag;
+        let unit =
+            self.spec.cfg.unit_flag && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector);
         let channel_split = self.spec.cfg.channel_split;
         let format = self.spec.c.format;
         let bufs = self.bufs(API)?;
