@@ -41,6 +41,17 @@ private:
 // LocalTensor(pos, addr, tileSize): the simulator checks position, alignment and bounds.
 RawLocal PlaceLocal(uint8_t pos, uint8_t elem, uint32_t addr, uint32_t tileSize, Loc loc);
 
+// `src0 op src1` of two tensors (op: 0 Add, 1 Sub, 2 Mul, 3 Div), applied by `dst = …`: the
+// tensor-operator form, the level-2 call over dst.GetSize() elements (AssignBinary, vec.h).
+template <typename T>
+struct TensorBinary {
+    const void* src0;
+    const void* src1;
+    int op;
+};
+template <typename Tensor, typename T>
+void AssignBinary(const Tensor& dst, const TensorBinary<T>& e);
+
 }  // namespace detail
 
 // L2 cache use of a GlobalTensor (SetL2CacheHint).
@@ -103,6 +114,14 @@ public:
     LocalTensor<U> ReinterpretCast() const {
         return LocalTensor<U>::FromRaw(raw_);
     }
+
+    // `dst = src0 + src1;` (also -, *, /): the level-2 call over this tensor's size.
+    LocalTensor& operator=(const detail::TensorBinary<T>& e) {
+        detail::AssignBinary(*this, e);
+        return *this;
+    }
+    LocalTensor& operator=(const LocalTensor&) = default;
+    LocalTensor(const LocalTensor&) = default;
 
     // The plain-data handle the simulator works with.
     const detail::RawLocal& Raw() const { return raw_; }

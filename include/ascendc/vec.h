@@ -138,6 +138,38 @@ ASCENDC_BINARY_OP(Add, 0)
 ASCENDC_BINARY_OP(Sub, 1)
 ASCENDC_BINARY_OP(Mul, 2)
 ASCENDC_BINARY_OP(Div, 3)
+
+// The tensor-operator form: `dst = src0 + src1;` is Add(dst, src0, src1, dst.GetSize()).
+template <typename T>
+detail::TensorBinary<T> operator+(const LocalTensor<T>& src0, const LocalTensor<T>& src1) {
+    return {&src0, &src1, 0};
+}
+template <typename T>
+detail::TensorBinary<T> operator-(const LocalTensor<T>& src0, const LocalTensor<T>& src1) {
+    return {&src0, &src1, 1};
+}
+template <typename T>
+detail::TensorBinary<T> operator*(const LocalTensor<T>& src0, const LocalTensor<T>& src1) {
+    return {&src0, &src1, 2};
+}
+template <typename T>
+detail::TensorBinary<T> operator/(const LocalTensor<T>& src0, const LocalTensor<T>& src1) {
+    return {&src0, &src1, 3};
+}
+
+namespace detail {
+template <typename Tensor, typename T>
+void AssignBinary(const Tensor& dst, const TensorBinary<T>& e) {
+    const auto& a = *static_cast<const LocalTensor<T>*>(e.src0);
+    const auto& b = *static_cast<const LocalTensor<T>*>(e.src1);
+    switch (e.op) {
+        case 0: Add(dst, a, b, dst.GetSize()); break;
+        case 1: Sub(dst, a, b, dst.GetSize()); break;
+        case 2: Mul(dst, a, b, dst.GetSize()); break;
+        default: Div(dst, a, b, dst.GetSize()); break;
+    }
+}
+}  // namespace detail
 ASCENDC_BINARY_OP(Max, 4)
 ASCENDC_BINARY_OP(Min, 5)
 ASCENDC_BINARY_OP(And, 6)

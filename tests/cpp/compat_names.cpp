@@ -2,7 +2,8 @@
 // block_idx / block_num, IsSameType, Conditional, K_MAX_DIM, a K_MAX_SHAPE_DIM defined before
 // the headers, KERNEL_LOG / ASCENDC_ASSERT, constexpr half, LocalTensor<bool>, TBuf's queue
 // methods, the in-place AllocTensor / DeQue, namespace tik2 opened by user code, the 2023
-// Concat / Extract, DataCopyPad with a braced DataCopyPadParams. Prints "<case>: PASS" per case.
+// Concat / Extract, DataCopyPad with a braced DataCopyPadParams, the tensor operators
+// (`dst = a + b;`). Prints "<case>: PASS" per case.
 #define K_MAX_SHAPE_DIM 8
 #include <cstdio>
 
@@ -63,6 +64,28 @@ extern "C" __global__ __aicore__ void names_kernel(GM_ADDR out)
     que.DeQue(back);
     outGm.SetValue(4, static_cast<int32_t>(back.GetValue(63) * 10));
     que.FreeTensor(back);
+
+    // The tensor-operator form: `dst = a + b;` and friends over dst.GetSize() elements.
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ops;
+    pipe.InitBuffer(ops, 3 * 64 * sizeof(float));
+    AscendC::LocalTensor<float> all = ops.Get<float>();
+    AscendC::LocalTensor<float> a = all[0], b = all[64], d = all[128];
+    a.SetSize(64);
+    b.SetSize(64);
+    d.SetSize(64);
+    AscendC::Duplicate(a, 6.0f, 64);
+    AscendC::Duplicate(b, 1.5f, 64);
+    AscendC::PipeBarrier<PIPE_V>();
+    d = a + b;
+    AscendC::PipeBarrier<PIPE_V>();
+    d = d * b;
+    AscendC::PipeBarrier<PIPE_V>();
+    d = d - a;
+    AscendC::PipeBarrier<PIPE_V>();
+    d = d / b;
+    AscendC::PipeBarrier<PIPE_V>();
+    // ((6 + 1.5) * 1.5 - 6) / 1.5 = 3.5
+    outGm.SetValue(5, static_cast<int32_t>(d.GetValue(63) * 10));
 }
 
 int main()
@@ -70,13 +93,15 @@ int main()
     constexpr int blocks = 3;
     int32_t* out = (int32_t*)AscendC::GmAlloc(blocks * 16 * sizeof(int32_t));
     ICPU_RUN_KF(names_kernel, blocks, (GM_ADDR)out);
-    bool vars = true, traits = true;
+    bool vars = true, traits = true, ops = true;
     for (int b = 0; b < blocks; b++) {
         vars = vars && out[b * 16] == b && out[b * 16 + 1] == blocks && out[b * 16 + 2] == 2 * b;
         traits = traits && out[b * 16 + 3] == 110 && out[b * 16 + 4] == 25;
+        ops = ops && out[b * 16 + 5] == 35;
     }
     std::printf("block_idx/block_num/tik2: %s\n", vars ? "PASS" : "FAIL");
     std::printf("bool/TBuf queue methods/in-place AllocTensor: %s\n", traits ? "PASS" : "FAIL");
+    std::printf("tensor operators: %s\n", ops ? "PASS" : "FAIL");
     AscendC::GmFree(out);
     return vars && traits ? 0 : 1;
 }

@@ -485,7 +485,7 @@ int32_t ascendc_mm_iterate(void* h, uint8_t sync, uint8_t* more, AscLoc loc);
 int32_t ascendc_mm_iterate_into(void* h, const AscLocal* l0c, uint8_t* more, AscLoc loc);
 int32_t ascendc_mm_out_gm(void* h, uint8_t all, const AscGlobal* g, uint8_t elem, uint8_t atomic, uint8_t sequential,
                           AscLoc loc);
-int32_t ascendc_mm_batch(void* h, uint8_t batch, const AscGlobal* g, uint8_t elem, uint32_t batchA, uint32_t batchB,
+int32_t ascendc_mm_batch(void* h, uint32_t batch, const AscGlobal* g, uint8_t elem, uint32_t batchA, uint32_t batchB,
                          AscLoc loc);
 int32_t ascendc_mm_out_ub(void* h, const AscLocal* ub, uint8_t sync, AscLoc loc);
 }
@@ -791,6 +791,17 @@ public:
     }
     void WaitIterateBatch() {}
 #endif
+    // batchLoop IterateBatch calls over consecutive batches into the SetWorkspace buffer.
+    template <bool sync = true>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                       const uint32_t matrixStrideC = 0, detail::Loc loc = detail::Loc()) {
+        (void)enSequentialWrite;
+        (void)matrixStrideA;
+        (void)matrixStrideB;
+        (void)matrixStrideC;
+        detail::Check(ascendc_mm_batch(H(loc), batchLoop + 2, nullptr, detail::dtype<DstT>, batchA, batchB, loc));
+    }
     // The asynchronous IterateAll finished inside its call.
     void WaitIterateAll() {}
     void End(detail::Loc loc = detail::Loc()) { detail::Check(ascendc_mm_call(H(loc), 2, 0, loc)); }

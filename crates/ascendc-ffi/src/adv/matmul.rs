@@ -376,15 +376,16 @@ pub unsafe extern "C" fn ascendc_mm_out_gm(
     })
 }
 
-/// `SetBatchNum(batchA, batchB)` (`batch` 0) or `IterateBatch(gm, batchA, batchB)` (`batch` 1;
-/// batches 0, 0: those of SetBatchNum) into a GM tensor of element type `elem`.
+/// `SetBatchNum(batchA, batchB)` (`batch` 0), `IterateBatch(gm, batchA, batchB)` (`batch` 1;
+/// batches 0, 0: those of SetBatchNum) into a GM tensor of element type `elem`, or
+/// `IterateNBatch(batch - 2, batchA, batchB)` (`batch` 2 or more) into the SetWorkspace buffer.
 ///
 /// # Safety
 /// `h` from [`ascendc_mm_new`]; `g` valid when `batch` is 1.
 #[no_mangle]
 pub unsafe extern "C" fn ascendc_mm_batch(
     h: *mut MatmulHandle,
-    batch: u8,
+    batch: u32,
     g: *const AscGlobal,
     elem: u8,
     batch_a: u32,
@@ -395,6 +396,9 @@ pub unsafe extern "C" fn ascendc_mm_batch(
         if batch == 0 {
             (*h).set_batch_num(batch_a, batch_b);
             return Ok(());
+        }
+        if batch >= 2 {
+            return (*h).iterate_n_batch(batch - 2, batch_a, batch_b);
         }
         let o = operand("Matmul::IterateBatch", g, elem)?;
         (*h).iterate_batch(o, batch_a, batch_b)

@@ -41,6 +41,7 @@ impl<P: QuePos> TBuf<P> {
 
     fn check_init(&self, core: &Core, api: &'static str) -> Result<()> {
         Owner::check_live(self.owner, core, api, "the TBuf")?;
+        core.check_buffer(api, self.hw)?;
         if self.len == 0 {
             Err(SimError::new(
                 Category::QueueState,

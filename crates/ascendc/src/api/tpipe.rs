@@ -182,7 +182,6 @@ impl TPipe {
                 ));
             }
             let hw = q.resolve(core, API)?;
-            core.check_buffer(API, hw)?;
             let pool = core.profile.size_of(hw);
             for &(addr, len) in buffers {
                 if addr as u64 + len as u64 > pool as u64 {
@@ -280,7 +279,9 @@ impl TPipe {
         hw: Hardware,
         bytes: u32,
     ) -> Result<u32> {
-        core.check_buffer(api, hw)?;
+        // Placing a buffer touches no memory: a kernel whose cores share the init code (a
+        // cube core setting up UB queues it never uses) may do it; taking a tensor of a memory
+        // the core lacks is the error (AllocTensor, TBuf::Get).
         let i = hw.local_index().expect("local buffer");
         let pool = core.profile.size_of(hw);
         let start = self.cursors[i];

@@ -262,6 +262,7 @@ impl QueueState {
             ));
         }
         core.lives.check_attached(API, self.id)?;
+        core.check_buffer(API, self.hw)?;
         let n = self.bufs.len();
         let mut misses = 0;
         let idx = loop {

@@ -438,7 +438,8 @@ impl Core {
         )
     }
 
-    /// Fails when this core has no `hw`: a cube core (AIC) has no Unified Buffer, and a vector
+    /// Fails when this core has no `hw` (checked when a tensor of it is taken, not when a buffer
+    /// is placed): a cube core (AIC) has no Unified Buffer, and a vector
     /// core (AIV) of a mixed launch has no L0A/L0B/L0C, BiasTable or Fixpipe buffer
     /// ([`crate::chip::AIC_BUFFERS`], [`crate::chip::AIV_BUFFERS`]). A vector-only launch (the
     /// default mode) and the coupled AI Cores keep every memory.

@@ -338,7 +338,23 @@ impl MatmulHandle {
             (batch_a, batch_b)
         };
         self.run("Matmul::IterateBatch", None, Lock::Release, move |m, _| {
-            m.iterate_batch(&c, a, b)?;
+            m.iterate_batch(&c, a, b, 1)?;
+            m.end()
+        })
+    }
+
+    /// `IterateNBatch(loops, batchA, batchB)`: into the `SetWorkspace` buffer.
+    pub fn iterate_n_batch(&mut self, loops: u32, batch_a: u32, batch_b: u32) -> Result<()> {
+        const API: &str = "Matmul::IterateNBatch";
+        let ws = self.workspace.clone().ok_or_else(|| {
+            SimError::new(
+                Category::QueueState,
+                API,
+                "IterateNBatch needs SetWorkspace: its results go there",
+            )
+        })?;
+        self.run(API, None, Lock::Release, move |m, _| {
+            m.iterate_batch(&ws, batch_a, batch_b, loops)?;
             m.end()
         })
     }

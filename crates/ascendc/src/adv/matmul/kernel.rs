@@ -780,6 +780,31 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         batch_b: u32,
         bias_batch: bool,
     ) -> Result<()> {
+        self.iterate_batches(c, batch_a, batch_b, bias_batch, 1)
+    }
+
+    /// `IterateNBatch(loops, batchA, batchB)`: `loops` IterateBatch calls over consecutive
+    /// batches (loop `j` starts at A matrix `j·batchA`, B matrix `j·batchB`, C matrix
+    /// `j·max(batchA, batchB)`), all into `c` (the workspace).
+    pub fn iterate_n_batch(
+        &mut self,
+        c: &GlobalTensor<C>,
+        loops: u32,
+        batch_a: u32,
+        batch_b: u32,
+        bias_batch: bool,
+    ) -> Result<()> {
+        self.iterate_batches(c, batch_a, batch_b, bias_batch, loops)
+    }
+
+    fn iterate_batches(
+        &mut self,
+        c: &GlobalTensor<C>,
+        batch_a: u32,
+        batch_b: u32,
+        bias_batch: bool,
+        loops: u32,
+    ) -> Result<()> {
         const API: &str = "Matmul::IterateBatch";
         let t = self.tiling;
         if batch_a == 0
@@ -835,19 +860,20 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let (la, lb, lc) = (self.spec.a.layout, self.spec.b.layout, self.spec.c.layout);
         let (ta, tb) = (self.trans_a, self.trans_b);
         let result = (|| {
-            for i in 0..batch {
-                let ia = (i / (batch / batch_a)) as u64;
-                let ib = (i / (batch / batch_b)) as u64;
+            for (j, i) in (0..loops).flat_map(|j| (0..batch).map(move |i| (j as u64, i))) {
+                let ia = j * batch_a as u64 + (i / (batch / batch_a)) as u64;
+                let ib = j * batch_b as u64 + (i / (batch / batch_b)) as u64;
+                let i = j * batch as u64 + i as u64;
                 let (ra, ca) = if ta { (sk, sm) } else { (sm, sk) };
                 let (rb, cb) = if tb { (sn, sk) } else { (sk, sn) };
                 let (oa, sa) = place(la, a_info, ra, ca, ia);
                 let (ob, sb) = place(lb, b_info, rb, cb, ib);
-                let (oc, scs) = place(lc, c_info, sm, sn, i as u64);
+                let (oc, scs) = place(lc, c_info, sm, sn, i);
                 self.a = Some(a0.at(oa)?);
                 self.b = Some(b0.at(ob)?);
                 if let Some(g) = &bias0 {
                     self.bias = Some(if bias_batch {
-                        g.at(i as u64 * sn as u64)?
+                        g.at(i * sn as u64)?
                     } else {
                         g.clone()
                     });

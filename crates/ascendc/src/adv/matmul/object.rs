@@ -82,8 +82,15 @@ pub trait MatmulOps {
     fn get_tensor_c(&mut self, c: &GmOperand, atomic: u8, sequential: bool) -> Result<()>;
     /// `IterateAll(gm, enAtomic)`.
     fn iterate_all(&mut self, c: &GmOperand, atomic: u8) -> Result<()>;
-    /// `IterateBatch(gm, batchA, batchB)`.
-    fn iterate_batch(&mut self, c: &GmOperand, batch_a: u32, batch_b: u32) -> Result<()>;
+    /// `IterateBatch(gm, batchA, batchB)` (`loops` 1) or `IterateNBatch(loops, batchA, batchB)`
+    /// into the workspace `c`.
+    fn iterate_batch(
+        &mut self,
+        c: &GmOperand,
+        batch_a: u32,
+        batch_b: u32,
+        loops: u32,
+    ) -> Result<()>;
     /// `End()`.
     fn end(&mut self) -> Result<()>;
 }
@@ -141,10 +148,16 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulOps for MatmulCore<A, C, Bias>
         let g = c.tensor::<C>("Matmul::IterateAll", "C")?;
         MatmulCore::iterate_all(self, &g, atomic)
     }
-    fn iterate_batch(&mut self, c: &GmOperand, batch_a: u32, batch_b: u32) -> Result<()> {
+    fn iterate_batch(
+        &mut self,
+        c: &GmOperand,
+        batch_a: u32,
+        batch_b: u32,
+        loops: u32,
+    ) -> Result<()> {
         let g = c.tensor::<C>("Matmul::IterateBatch", "C")?;
         let bias_batch = self.spec().cfg.bias_batch;
-        MatmulCore::iterate_batch(self, &g, batch_a, batch_b, bias_batch)
+        MatmulCore::iterate_n_batch(self, &g, loops, batch_a, batch_b, bias_batch)
     }
     fn end(&mut self) -> Result<()> {
         MatmulCore::end(self)

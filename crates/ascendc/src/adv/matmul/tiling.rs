@@ -647,18 +647,25 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     let l0b = r.l0b_size as i64;
 
     // ---- shapes ----
-    if r.m <= 0 || r.n <= 0 || r.k <= 0 {
+    // -1 in SetShape takes that size from SetOrgShape (M, N, Ka).
+    let from_org = |v: i32, org: i32| if v == -1 && org > 0 { org } else { v };
+    let (rm, rn, rk) = (
+        from_org(r.m, r.org_m),
+        from_org(r.n, r.org_n),
+        from_org(r.k, r.org_ka),
+    );
+    if rm <= 0 || rn <= 0 || rk <= 0 {
         return err(format!(
-            "SetShape({}, {}, {}): M, N and K must be set and positive",
+            "SetShape({}, {}, {}): M, N and K must be set and positive (-1 takes SetOrgShape's)",
             r.m, r.n, r.k
         ));
     }
-    let (m, n, k) = (r.m as i64, r.n as i64, r.k as i64);
+    let (m, n, k) = (rm as i64, rn as i64, rk as i64);
     let org_set = r.org_m > 0 || r.org_n > 0 || r.org_ka > 0 || r.org_kb > 0;
     let (org_m, org_n, org_ka, org_kb) = if org_set {
         (r.org_m, r.org_n, r.org_ka, r.org_kb)
     } else {
-        (r.m, r.n, r.k, r.k)
+        (rm, rn, rk, rk)
     };
     if org_m <= 0 || org_n <= 0 || org_ka <= 0 || org_kb <= 0 {
         return err(format!(
@@ -1016,9 +1023,15 @@ fn split_cores(
                     align_up(sn, 16) as f64,
                     align_up(sk, 16) as f64,
                 );
-                let cost = pm * pn * pk / 4096.0
+                let mut cost = pm * pn * pk / 4096.0
                     + (pm + pn) * pk / 64.0
                     + if kd_real > 1 { pm * pn / 16.0 } else { 0.0 };
+                // Even splits are preferred: kernels often take their window without SetTail.
+                for (whole, part) in [(m, sm), (n, sn), (k, sk)] {
+                    if whole % part != 0 {
+                        cost *= 1.25;
+                    }
+                }
                 let better = match &best {
                     None => true,
                     Some((c, u, _)) => cost < *c - 1e-9 || ((cost - *c).abs() <= 1e-9 && used < *u),
