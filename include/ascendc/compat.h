@@ -80,6 +80,11 @@ constexpr int32_t CeilDivision(int32_t num1, int32_t num2) {
     return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
 }
 
+// ceil(a / b) of two unsigned counts (the scalar Ceil beside the high-level tensor Ceil);
+// 0 when b is 0.
+inline uint32_t Ceil(uint32_t a, uint32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+constexpr uint32_t ConstCeil(uint32_t a, uint32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
 // The C++ standard library subset kernels use, under AscendC::Std.
 namespace Std {
 template <typename T, typename U>
@@ -100,6 +105,10 @@ template <typename T>
 T sqrt(const T& v) {
     return T(std::sqrt(static_cast<double>(v)));
 }
+// A compile-time integer (a Layout's static shape or stride entry).
+template <int N>
+using Int = std::integral_constant<int, N>;
+using std::forward;
 using std::get;
 using std::make_tuple;
 using std::tuple;

@@ -67,6 +67,28 @@ template <typename F, F entry, int32_t mix>
 const bool UnqualifiedKernelEntry<F, entry, mix>::registered =
     mix == 1 ? RecordKernelSpace(reinterpret_cast<const void*>(entry), 1, 2) : false;
 
+// A kernel declared in the branches of an `#if` with different qualifiers: each branch
+// declares `ascendc_kq_<name>(KernelQual<cube, vec>)` (-1, -1: no qualifier), and the body records
+// the one the preprocessor kept.
+template <int32_t cube, int32_t vec>
+struct KernelQual {};
+
+template <int32_t cube, int32_t vec>
+KernelQual<cube, vec> QualOf(void (*)(KernelQual<cube, vec>));
+
+template <typename F, F entry, typename Q, int32_t mix>
+struct BranchKernelEntry;
+
+template <typename F, F entry, int32_t cube, int32_t vec, int32_t mix>
+struct BranchKernelEntry<F, entry, KernelQual<cube, vec>, mix> {
+    static const bool registered;
+};
+
+template <typename F, F entry, int32_t cube, int32_t vec, int32_t mix>
+const bool BranchKernelEntry<F, entry, KernelQual<cube, vec>, mix>::registered =
+    cube >= 0 ? RecordKernelSpace(reinterpret_cast<const void*>(entry), cube, vec)
+              : (mix == 1 ? RecordKernelSpace(reinterpret_cast<const void*>(entry), 1, 2) : false);
+
 }  // namespace detail
 }  // namespace AscendC
 

@@ -51,12 +51,15 @@ constexpr int64_t LayoutDot(const C& c, const S& s, const D& d, std::index_seque
     return (int64_t{0} + ... + LayoutCrd2Idx(std::get<I>(c), std::get<I>(s), std::get<I>(d)));
 }
 
-// A linear coordinate split over a shape, first dimension fastest (column-major).
+// A linear coordinate split over a shape, first dimension fastest (column-major); the last
+// dimension takes what is left (so its extent is never divided by).
 template <typename S, typename D, size_t... I>
 constexpr int64_t LayoutDelinearize(int64_t c, const S& s, const D& d, std::index_sequence<I...>) {
+    constexpr size_t last = sizeof...(I) - 1;
     int64_t idx = 0;
-    ((idx += LayoutCrd2Idx(c % LayoutExtent(std::get<I>(s)), std::get<I>(s), std::get<I>(d)),
-      c /= LayoutExtent(std::get<I>(s))),
+    ((idx += I == last ? LayoutCrd2Idx(c, std::get<I>(s), std::get<I>(d))
+                       : LayoutCrd2Idx(c % LayoutExtent(std::get<I>(s)), std::get<I>(s), std::get<I>(d)),
+      c = I == last ? c : c / LayoutExtent(std::get<I>(s))),
      ...);
     return idx;
 }
@@ -84,6 +87,23 @@ constexpr int64_t LayoutCrd2Idx(const C& c, const S& s, const D& d) {
 template <typename... Ts>
 constexpr Shape<Ts...> MakeShape(const Ts&... t) {
     return Shape<Ts...>{t...};
+}
+
+// Crd2Idx: the element offset of `coord` in the layout (Σ cᵢ·sᵢ, a linear coordinate first
+// split over the shape). A runtime int64_t here, also for Std::Int entries.
+template <typename CoordType, typename ShapeType, typename StrideType>
+constexpr int64_t Crd2Idx(const CoordType& coord, const ShapeType& shape, const StrideType& stride) {
+    return detail::LayoutCrd2Idx(coord, shape, stride);
+}
+
+// A coordinate in a Layout (a Std::tuple), as `layout(coord)` takes it.
+template <typename... Ts>
+using Coord = Std::tuple<Ts...>;
+
+// Packs values into a Coord.
+template <typename... Ts>
+constexpr Coord<Ts...> MakeCoord(const Ts&... t) {
+    return Coord<Ts...>{t...};
 }
 
 // Packs values into a Stride (none: an empty Stride, as TransData's parameters use).
@@ -158,5 +178,11 @@ template <typename T, typename U>
 struct is_layout<Layout<T, U>> : std::true_type {};
 template <typename T>
 constexpr bool is_layout_v = is_layout<T>::value;
+
+// Crd2Idx(coord, layout): `layout(coord)`.
+template <typename CoordType, typename ShapeType, typename StrideType>
+constexpr int64_t Crd2Idx(const CoordType& coord, const Layout<ShapeType, StrideType>& layout) {
+    return layout(coord);
+}
 
 }  // namespace AscendC

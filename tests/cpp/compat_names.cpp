@@ -88,6 +88,27 @@ extern "C" __global__ __aicore__ void names_kernel(GM_ADDR out)
     outGm.SetValue(5, static_cast<int32_t>(d.GetValue(63) * 10));
 }
 
+// The Crd2Idx page's two worked examples (590 and 192).
+constexpr int kM = 11, kN = 12, kBlockM = 13, kBlockN = 14;
+static int64_t Crd2IdxExamples()
+{
+    using AscendC::Std::Int;
+    auto coord = AscendC::MakeCoord(Int<20>{}, Int<30>{});
+    auto shape = AscendC::MakeShape(AscendC::MakeShape(Int<kBlockM>{}, Int<kM / kBlockM>{}),
+                                    AscendC::MakeShape(Int<kBlockN>{}, Int<kN / kBlockN>{}));
+    auto stride = AscendC::MakeStride(AscendC::MakeStride(Int<kBlockN>{}, Int<kBlockM * kBlockN>{}),
+                                      AscendC::MakeStride(Int<1>{}, Int<kM * kBlockN>{}));
+    auto layout = AscendC::MakeLayout(shape, stride);
+    int64_t a = layout(coord), b = AscendC::Crd2Idx(coord, layout);
+    auto coord2 = AscendC::MakeCoord(Int<0>{}, Int<12>{});
+    auto shape2 = AscendC::MakeShape(AscendC::MakeShape(Int<13>{}, Int<13>{}), AscendC::MakeShape(Int<14>{}, Int<14>{}));
+    auto stride2 = AscendC::MakeStride(AscendC::MakeStride(Int<15>{}, Int<15>{}), AscendC::MakeStride(Int<16>{}, Int<16>{}));
+    int64_t c = AscendC::Crd2Idx(coord2, shape2, stride2);
+    AscendC::Coord<int64_t, int64_t> rt = AscendC::MakeCoord(int64_t{2}, int64_t{3});
+    int64_t d = AscendC::MakeLayout(AscendC::MakeShape(4, 5), AscendC::MakeStride(5, 1))(rt);
+    return (a == 590 && b == 590 && c == 192 && d == 13) ? 1 : 0;
+}
+
 int main()
 {
     constexpr int blocks = 3;
@@ -102,6 +123,7 @@ int main()
     std::printf("block_idx/block_num/tik2: %s\n", vars ? "PASS" : "FAIL");
     std::printf("bool/TBuf queue methods/in-place AllocTensor: %s\n", traits ? "PASS" : "FAIL");
     std::printf("tensor operators: %s\n", ops ? "PASS" : "FAIL");
+    std::printf("Coord/MakeCoord/Crd2Idx: %s\n", Crd2IdxExamples() == 1 ? "PASS" : "FAIL");
     AscendC::GmFree(out);
     return vars && traits ? 0 : 1;
 }

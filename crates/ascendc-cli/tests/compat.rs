@@ -37,6 +37,7 @@ fn names_types_and_overloads() {
             "block_idx/block_num/tik2",
             "bool/TBuf queue methods/in-place AllocTensor",
             "tensor operators",
+            "Coord/MakeCoord/Crd2Idx",
         ],
     );
     // KERNEL_LOG writes one line per block to stderr with the level, file and line.

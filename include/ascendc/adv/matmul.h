@@ -471,6 +471,7 @@ struct AscMmSpec {
     uint8_t partialOutput;
     uint8_t channelSplit;
     uint8_t biasBatch;
+    uint8_t policy;
 };
 int32_t ascendc_mm_new(const AscMmSpec* spec, void** out, AscLoc loc);
 void ascendc_mm_free(void* h);
@@ -604,6 +605,7 @@ class MatmulImpl {
         s.partialOutput = c.isPartialOutput ? 1 : 0;
         s.channelSplit = c.isEnableChannelSplit ? 1 : 0;
         s.biasBatch = c.isBiasBatch ? 1 : 0;
+        s.policy = static_cast<uint8_t>(MATMUL_POLICY<MM_CFG, void, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kind);
         return s;
     }
 

@@ -118,6 +118,10 @@ fn body_after(src: &str, toks: &[Tok], close: usize) -> Option<usize> {
         if is_punct(src, t, ';') || is_punct(src, t, ',') || is_punct(src, t, '=') {
             return None;
         }
+        // Another declaration begins (the branches of an `#if` declaring one kernel).
+        if t.kind == Kind::Ident && matches!(text(src, t), "__global__" | "extern") {
+            return None;
+        }
         if is_punct(src, t, '(') {
             k = closing(src, toks, k, ')')?;
         }
@@ -143,7 +147,13 @@ fn decl_start(src: &str, toks: &[Tok], at: usize) -> (usize, Option<(usize, usiz
             let Some(open) = opening(src, toks, s - 1, open_c, close_c) else {
                 break;
             };
-            if open_c == '(' && !(open > 0 && toks[open - 1].kind == Kind::Ident) {
+            // Only a specifier macro's group (`__schedmode__(1)`, `__attribute__((…))`) belongs
+            // to this declaration; another declarator's parameters end it.
+            if open_c == '('
+                && !(open > 0
+                    && toks[open - 1].kind == Kind::Ident
+                    && SPECIFIER_MACROS.contains(&text(src, &toks[open - 1])))
+            {
                 break;
             }
             s = if open_c == '(' { open - 1 } else { open };
@@ -358,16 +368,56 @@ pub fn record_qualifiers(
     err: &dyn Fn(usize, String) -> Diagnostic,
 ) -> Result<bool, Diagnostic> {
     let mut any = false;
-    for d in globals(src, toks) {
+    let decls = globals(src, toks);
+    for (i, d) in decls.iter().enumerate() {
         let Some(open) = d.body else {
             continue;
         };
         let q = qualifier(src, toks, d.start, d.name.0).map_err(|m| err(toks[d.start].start, m))?;
+        // Declarations right before this one without a body of their own (the branches of an
+        // `#if`: the preprocessor keeps one): when their qualifiers differ, each branch declares
+        // a marker and the body records the marker that survives.
+        let mut branches = vec![(d, q.clone())];
+        for p in decls[..i].iter().rev() {
+            let first = branches.last().expect("non-empty").0.start;
+            if p.body.is_some()
+                || p.params.1 + 1 != first
+                || p.simple_name(src, toks) != d.simple_name(src, toks)
+            {
+                break;
+            }
+            let pq =
+                qualifier(src, toks, p.start, p.name.0).map_err(|m| err(toks[p.start].start, m))?;
+            branches.push((p, pq));
+        }
+        if branches.len() > 1 && d.template.is_none() && branches.iter().any(|(_, b)| *b != q) {
+            let name = d.simple_name(src, toks);
+            for (b, bq) in &branches {
+                let (c, v) = bq.clone().unwrap_or(("-1".into(), "-1".into()));
+                edits.push(Edit::insert(
+                    toks[b.start].start,
+                    format!("void ascendc_kq_{name}(::AscendC::detail::KernelQual<{c}, {v}>); "),
+                ));
+            }
+            let params: Vec<String> = split_top(src, toks, d.params.0 + 1, d.params.1)
+                .into_iter()
+                .map(|r| joined(src, &toks[r.0..before_default(src, toks, r)]))
+                .collect();
+            edits.push(Edit::insert(
+                toks[open].end,
+                format!(
+                    " (void)::AscendC::detail::BranchKernelEntry<void (*)({}), &{name}, decltype(::AscendC::detail::QualOf(&ascendc_kq_{name})), ASCENDC_KERNEL_DEFAULT_MIX>::registered;",
+                    params.join(", ")
+                ),
+            ));
+            any = true;
+            continue;
+        }
         // A kernel without a qualifier runs as its headers say (`ASCENDC_KERNEL_DEFAULT_MIX`:
         // the high-level Matmul's message passing makes it a mixed kernel, as the device's
         // compiler does).
         let q = q.unwrap_or_default();
-        let statement = entry_statement(src, toks, &d, &q, edits).ok_or_else(|| {
+        let statement = entry_statement(src, toks, d, &q, edits).ok_or_else(|| {
             err(
                 toks[d.start].start,
                 format!(
@@ -771,6 +821,33 @@ mod tests {
         );
         // Without a qualifier the headers decide (ASCENDC_KERNEL_DEFAULT_MIX).
         assert_eq!(lines[5], "__global__ __aicore__ void plain(GM_ADDR x) { (void)::AscendC::detail::UnqualifiedKernelEntry<void (*)(GM_ADDR x), &plain, ASCENDC_KERNEL_DEFAULT_MIX>::registered; }");
+    }
+
+    #[test]
+    fn the_branches_of_an_if_declaring_one_kernel_each_record_their_own_qualifier() {
+        let src = concat!(
+            "#if SCENARIO == 2\n",
+            "extern \"C\" __global__ __cube__ void k(GM_ADDR x)\n",
+            "#else\n",
+            "extern \"C\" __global__ __aicore__ void k(GM_ADDR x)\n",
+            "#endif\n",
+            "{\n}\n",
+        );
+        let out = rewrite(src, "k.asc", &KernelIndex::of_texts(&[src]))
+            .unwrap()
+            .unwrap();
+        let lines: Vec<&str> = body(&out).lines().collect();
+        assert_eq!(lines.len(), src.lines().count());
+        assert!(
+            lines[1].starts_with("void ascendc_kq_k(::AscendC::detail::KernelQual<1, 0>); extern"),
+            "{out}"
+        );
+        assert!(
+            lines[3]
+                .starts_with("void ascendc_kq_k(::AscendC::detail::KernelQual<-1, -1>); extern"),
+            "{out}"
+        );
+        assert!(lines[5].contains("BranchKernelEntry<void (*)(GM_ADDR x), &k, decltype(::AscendC::detail::QualOf(&ascendc_kq_k)), ASCENDC_KERNEL_DEFAULT_MIX>::registered;"), "{out}");
     }
 
     #[test]

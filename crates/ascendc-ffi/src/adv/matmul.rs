@@ -49,6 +49,8 @@ pub struct AscMmSpec {
     pub channel_split: u8,
     /// `isBiasBatch`.
     pub bias_batch: u8,
+    /// The MatmulPolicy's kind (0 default, 1 N_BUFFER_33, 2 upper, 3 lower triangular).
+    pub policy: u8,
 }
 
 fn format(v: u8) -> Result<CubeFormat, SimError> {
@@ -107,6 +109,7 @@ fn spec(s: &AscMmSpec) -> Result<MatmulSpec, SimError> {
             partial_output: s.partial_output != 0,
             channel_split: s.channel_split != 0,
             bias_batch: s.bias_batch != 0,
+            policy: s.policy,
             shape: [0; 6],
         },
     })

@@ -500,3 +500,60 @@ fn batch_matmul_normal_layout_broadcasts_and_shares_the_bias() {
         assert_eq!(&got[i * mn..(i + 1) * mn], &want[..], "batch {i}");
     }
 }
+
+/// TrianUpperMatmulPolicy: every block is computed, only those on or above the diagonal of the
+/// core's window (block m <= block n) are written; the rest of C keeps what it held.
+#[test]
+fn upper_triangular_policy_writes_the_blocks_on_and_above_the_diagonal() {
+    let p = ChipProfile::by_name("A2").unwrap();
+    let (m, n, k) = (64u32, 64u32, 32u32);
+    let mut t = tiling(
+        p,
+        (m, n, k),
+        (D::Float16, D::Float),
+        (false, false),
+        false,
+        Some((16, 16)),
+    );
+    t.usedCoreNum = 1;
+    t.singleCoreM = m as i32;
+    t.singleCoreN = n as i32;
+    let a = halves((m * k) as usize, 11);
+    let b = halves((k * n) as usize, 12);
+    let (ga, gb) = (GmBuffer::from_slice(&a), GmBuffer::from_slice(&b));
+    let sentinel = vec![-7.5f32; (m * n) as usize];
+    let gc = GmBuffer::from_slice(&sentinel);
+    let mut spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    spec.cfg.policy = 2;
+    run::<f16, f32>(
+        &t,
+        spec,
+        (&ga.addr(), &gb.addr(), None, &gc.addr()),
+        (false, false),
+    )
+    .unwrap();
+    let want = reference(
+        &a,
+        &b,
+        None,
+        (m as usize, n as usize, k as usize),
+        false,
+        false,
+    );
+    let got = gc.to_vec::<f32>();
+    for i in 0..m as usize {
+        for j in 0..n as usize {
+            let (bm, bn) = (i / t.baseM as usize, j / t.baseN as usize);
+            let expect = if bm <= bn {
+                want[i * n as usize + j]
+            } else {
+                -7.5
+            };
+            assert_eq!(
+                got[i * n as usize + j],
+                expect,
+                "C[{i}][{j}] block ({bm}, {bn})"
+            );
+        }
+    }
+}

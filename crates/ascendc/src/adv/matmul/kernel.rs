@@ -471,6 +471,17 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         Ok(true)
     }
 
+    /// A triangular policy computes every block but writes only those on its side of the
+    /// diagonal of the core's window (by block index); the others hand L0C over by the queue
+    /// alone (no Fixpipe reads their unit flags).
+    fn skipped(&self, blk: &Block) -> bool {
+        match self.spec.cfg.policy {
+            2 => blk.m > blk.n,
+            3 => blk.m < blk.n,
+            _ => false,
+        }
+    }
+
     /// (rows, columns) of the block `Iterate` computed and `GetTensorC` has not taken.
     pub fn block_shape(&self) -> Option<(u32, u32)> {
         self.ready.as_ref().map(|(b, _)| (b.rows, b.cols))
@@ -517,8 +528,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let [org_m, org_n, org_ka, org_kb, _] = self.org;
         // A one-row ND block is computed as 16 rows but moved out as one: its L0C is handed
         // over by the queue alone, as unit flags would leave the other rows' units with Fixpipe.
-        let unit =
-            self.spec.cfg.unit_flag && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector);
+        let unit = self.spec.cfg.unit_flag
+            && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector)
+            && !self.skipped(&blk);
         let bufs = self.bufs("Matmul::Iterate")?;
         let c0 = 32 / A::SIZE as u32;
         let (rows, cols) = (blk.rows, blk.cols);
@@ -678,8 +690,12 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             self.spec.cfg.unit_flag && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector);
         let channel_split = self.spec.cfg.channel_split;
         let format = self.spec.c.format;
+        let skip = self.skipped(&blk);
         let bufs = self.bufs(API)?;
         let co1 = bufs.co1.deque::<A::Acc>()?;
+        if skip {
+            return bufs.co1.free_tensor(&co1);
+        }
         let (rows, cols) = (blk.rows, blk.cols);
         let mut p =
             FixpipeParamsV220::new(cols as u16, rows as u16, align(rows, 16) as u16, 0, relu);

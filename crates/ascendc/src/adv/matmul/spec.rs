@@ -84,6 +84,9 @@ pub struct MatmulConfig {
     pub channel_split: bool,
     /// A batch Matmul's bias has a batch axis (`isBiasBatch`).
     pub bias_batch: bool,
+    /// The `MatmulPolicy`'s kind: 0 the default, 1 N_BUFFER_33, 2 upper triangular, 3 lower
+    /// triangular (blocks below / above the diagonal of the core's window are not written).
+    pub policy: u8,
     /// Constant tiling: (singleCoreM, singleCoreN, singleCoreK, baseM, baseN, baseK) from the
     /// config, zeros when the tiling comes at run time.
     pub shape: [u32; 6],
@@ -99,6 +102,7 @@ impl MatmulConfig {
         partial_output: false,
         channel_split: false,
         bias_batch: true,
+        policy: 0,
         shape: [0; 6],
     };
 
