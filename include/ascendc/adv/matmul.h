@@ -472,6 +472,7 @@ struct AscMmSpec {
     uint8_t channelSplit;
     uint8_t biasBatch;
     uint8_t policy;
+    uint8_t callbacks;
 };
 int32_t ascendc_mm_new(const AscMmSpec* spec, void** out, AscLoc loc);
 void ascendc_mm_free(void* h);
@@ -525,7 +526,8 @@ struct GetMmDstType<int8_t> {
     using Type = int32_t;
 };
 
-// User copy functions of a Matmul (not run by the simulator: a Matmul given one is refused).
+// User copy functions of a Matmul (not run by the simulator: registering a Matmul given one
+// warns, and the Matmul copies A and B itself).
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {
     constexpr static bool custom = !(DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr);
@@ -606,6 +608,7 @@ class MatmulImpl {
         s.channelSplit = c.isEnableChannelSplit ? 1 : 0;
         s.biasBatch = c.isBiasBatch ? 1 : 0;
         s.policy = static_cast<uint8_t>(MATMUL_POLICY<MM_CFG, void, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kind);
+        s.callbacks = MM_CB::custom ? 1 : 0;
         return s;
     }
 

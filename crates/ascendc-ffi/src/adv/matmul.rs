@@ -51,6 +51,8 @@ pub struct AscMmSpec {
     pub bias_batch: u8,
     /// The MatmulPolicy's kind (0 default, 1 N_BUFFER_33, 2 upper, 3 lower triangular).
     pub policy: u8,
+    /// `MatmulCallBackFunc` names a copy function.
+    pub callbacks: u8,
 }
 
 fn format(v: u8) -> Result<CubeFormat, SimError> {
@@ -110,6 +112,7 @@ fn spec(s: &AscMmSpec) -> Result<MatmulSpec, SimError> {
             channel_split: s.channel_split != 0,
             bias_batch: s.bias_batch != 0,
             policy: s.policy,
+            callbacks: s.callbacks != 0,
             shape: [0; 6],
         },
     })

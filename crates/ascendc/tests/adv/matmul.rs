@@ -557,3 +557,25 @@ fn upper_triangular_policy_writes_the_blocks_on_and_above_the_diagonal() {
         }
     }
 }
+
+/// Copy callbacks are not run: registering a Matmul declared with them warns, naming what the
+/// Matmul does instead.
+#[test]
+fn copy_callbacks_are_not_run_and_say_so() {
+    use ascendc::adv::matmul::{Kernel, MatmulHandle};
+    let mut spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    spec.cfg.callbacks = true;
+    let report = Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .run(|| {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulHandle::new(spec);
+            MatmulHandle::register(&mut pipe, Kernel::CubeOnly, &mut [(&mut mm, None)]).map(drop)
+        })
+        .unwrap();
+    let w: Vec<String> = report.diagnostics().map(|d| d.message.clone()).collect();
+    assert!(
+        w.iter().any(|m| m.contains("copy functions are not run")),
+        "{w:?}"
+    );
+}

@@ -69,6 +69,19 @@ impl MatmulHandle {
         objects: &mut [(&mut MatmulHandle, Option<TCubeTiling>)],
     ) -> Result<bool> {
         const API: &str = "REGIST_MATMUL_OBJ";
+        let loc = crate::error::SourceLoc::caller();
+        if objects.iter().any(|(h, _)| h.spec.cfg.callbacks) {
+            crate::api::context::with_core(API, loc, |core| {
+                core.warn_once(
+                    Category::Unsupported,
+                    API,
+                    "callbacks",
+                    "the Matmul's MatmulCallBackFunc copy functions are not run: it copies A and B from SetTensorA/SetTensorB's GM itself and writes C with Fixpipe",
+                    loc,
+                );
+                Ok(())
+            })?;
+        }
         // A mixed kernel: the cube core of a mixed launch serves, a vector core is a client
         // (refused without a cube core); a coupled core, or a cube core alone, runs it itself.
         let mixed = kernel == Kernel::Mixed && is_aic() != is_aiv();

@@ -84,6 +84,9 @@ pub struct MatmulConfig {
     pub channel_split: bool,
     /// A batch Matmul's bias has a batch axis (`isBiasBatch`).
     pub bias_batch: bool,
+    /// The Matmul was declared with copy callbacks (`MatmulCallBackFunc` with a function): they
+    /// are not run, the Matmul copies A and B itself (a warning at registration).
+    pub callbacks: bool,
     /// The `MatmulPolicy`'s kind: 0 the default, 1 N_BUFFER_33, 2 upper triangular, 3 lower
     /// triangular (blocks below / above the diagonal of the core's window are not written).
     pub policy: u8,
@@ -102,6 +105,7 @@ impl MatmulConfig {
         partial_output: false,
         channel_split: false,
         bias_batch: true,
+        callbacks: false,
         policy: 0,
         shape: [0; 6],
     };
