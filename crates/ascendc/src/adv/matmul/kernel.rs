@@ -472,14 +472,23 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
     }
 
     /// A triangular policy computes every block but writes only those on its side of the
-    /// diagonal of the core's window (by block index); the others hand L0C over by the queue
-    /// alone (no Fixpipe reads their unit flags).
+    /// diagonal of the core's window (by block index).
     fn skipped(&self, blk: &Block) -> bool {
         match self.spec.cfg.policy {
             2 => blk.m > blk.n,
             3 => blk.m < blk.n,
             _ => false,
         }
+    }
+
+    /// Mmad and Fixpipe hand `blk`'s L0C over with unit flags: as the config says, except for a
+    /// block no Fixpipe reads (a triangular policy's skipped one) and a one-row ND block (computed
+    /// as 16 rows but moved out as one, which would leave the other rows' units with Fixpipe);
+    /// those go by the queue alone.
+    fn unit_flags(&self, blk: &Block) -> bool {
+        self.spec.cfg.unit_flag
+            && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector)
+            && !self.skipped(blk)
     }
 
     /// (rows, columns) of the block `Iterate` computed and `GetTensorC` has not taken.
@@ -526,11 +535,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let vector_a = self.spec.a.format == CubeFormat::Vector;
         let t = self.tiling;
         let [org_m, org_n, org_ka, org_kb, _] = self.org;
-        // A one-row ND block is computed as 16 rows but moved out as one: its L0C is handed
-        // over by the queue alone, as unit flags would leave the other rows' units with Fixpipe.
-        let unit = self.spec.cfg.unit_flag
-            && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector)
-            && !self.skipped(&blk);
+        let unit = self.unit_flags(&blk);
         let bufs = self.bufs("Matmul::Iterate")?;
         let c0 = 32 / A::SIZE as u32;
         let (rows, cols) = (blk.rows, blk.cols);
@@ -686,8 +691,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let quant = self.quant;
         let quant_vec = self.quant_vec.clone();
         let relu = self.spec.cfg.relu;
-        let unit =
-            self.spec.cfg.unit_flag && !(blk.rows == 1 && self.spec.a.format != CubeFormat::Vector);
+        let unit = self.unit_flags(&blk);
         let channel_split = self.spec.cfg.channel_split;
         let format = self.spec.c.format;
         let skip = self.skipped(&blk);
