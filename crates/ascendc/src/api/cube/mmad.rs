@@ -399,37 +399,63 @@ fn run<D: Element, U: TensorElement, S: TensorElement>(
     };
     let integer = D::DTYPE != DType::Float && D::DTYPE != DType::Half;
     let sat = core.vector.fp16_saturation; // CTRL[48]
+    let b_int: Vec<i32> = if integer {
+        b.iter().map(|&v| v as i32).collect()
+    } else {
+        Vec::new()
+    };
+    // One row of C at a time, all its columns together: each element still sums its products
+    // in K order (per fractal for floats), and the columns are independent, so the inner loop
+    // over them vectorises.
     let mut out: Vec<(usize, [u8; 4])> = Vec::with_capacity(m * n);
+    let mut init = vec![0f64; n];
     for i in 0..m {
-        for j in 0..n {
-            let init = match bias_at {
+        for (j, v) in init.iter_mut().enumerate() {
+            *v = match bias_at {
                 Some(o) => read::<D>(bt, o + j * 4),
                 None if accumulate => read::<D>(c_mem, c_at(i, j)),
                 None => 0.0,
             };
-            let mut bytes = [0u8; 4];
-            if integer {
-                let mut acc = init as i64;
-                for kk in 0..k {
-                    acc += a[i * k + kk] as i64 * b[kk * n + j] as i64;
-                }
-                bytes.copy_from_slice(&(acc as u32).to_le_bytes());
-            } else {
-                let mut acc = init as f32;
-                for f in (0..k).step_by(k0) {
-                    let mut s = acc as f64;
-                    for kk in f..(f + k0).min(k) {
-                        s += a[i * k + kk] * b[kk * n + j];
-                    }
-                    acc = s as f32;
-                }
-                if D::DTYPE == DType::Half {
-                    bytes[..2].copy_from_slice(&round_f16(acc, sat).to_bits().to_le_bytes());
-                } else {
-                    bytes.copy_from_slice(&acc.to_le_bytes());
+        }
+        let row = &a[i * k..(i + 1) * k];
+        if integer {
+            // Integer sums wrap to 32 bits, so 32-bit wrapping arithmetic is exact.
+            let mut acc: Vec<i32> = init.iter().map(|&v| v as i64 as i32).collect();
+            for (kk, &av) in row.iter().enumerate() {
+                let av = av as i32;
+                for (c, &bv) in acc.iter_mut().zip(&b_int[kk * n..(kk + 1) * n]) {
+                    *c = c.wrapping_add(av.wrapping_mul(bv));
                 }
             }
-            out.push((c_at(i, j), bytes));
+            for (j, c) in acc.into_iter().enumerate() {
+                out.push((c_at(i, j), c.to_le_bytes()));
+            }
+        } else {
+            let mut acc: Vec<f32> = init.iter().map(|&v| v as f32).collect();
+            let mut s = vec![0f64; n];
+            for f in (0..k).step_by(k0) {
+                for (sj, &aj) in s.iter_mut().zip(&acc) {
+                    *sj = aj as f64;
+                }
+                for kk in f..(f + k0).min(k) {
+                    let av = row[kk];
+                    for (sj, &bv) in s.iter_mut().zip(&b[kk * n..(kk + 1) * n]) {
+                        *sj += av * bv;
+                    }
+                }
+                for (aj, &sj) in acc.iter_mut().zip(&s) {
+                    *aj = sj as f32;
+                }
+            }
+            for (j, v) in acc.into_iter().enumerate() {
+                let mut bytes = [0u8; 4];
+                if D::DTYPE == DType::Half {
+                    bytes[..2].copy_from_slice(&round_f16(v, sat).to_bits().to_le_bytes());
+                } else {
+                    bytes.copy_from_slice(&v.to_le_bytes());
+                }
+                out.push((c_at(i, j), bytes));
+            }
         }
     }
     let c_mem = core.mem.bytes_mut(Hardware::L0C);
