@@ -118,6 +118,10 @@ public:
     }
 };
 
+// A queue into TSCM (L1 the user manages, e.g. a Matmul operand): from `pos` (GM or UB).
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
+
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public detail::QueueBase {
 public:

@@ -482,6 +482,7 @@ int32_t ascendc_mm_init(void* h, const void* pipe, const AscendC::tiling::TCubeT
 int32_t ascendc_mm_set_org_shape(void* h, const int32_t* shape, AscLoc loc);
 int32_t ascendc_mm_set_tail(void* h, int32_t m, int32_t n, int32_t k, AscLoc loc);
 int32_t ascendc_mm_set_gm(void* h, uint8_t which, const AscGlobal* g, uint8_t elem, uint8_t trans, AscLoc loc);
+int32_t ascendc_mm_set_local(void* h, uint8_t b, const AscLocal* t, uint8_t trans, AscLoc loc);
 int32_t ascendc_mm_call(void* h, uint8_t what, uint64_t word, AscLoc loc);
 int32_t ascendc_mm_iterate(void* h, uint8_t sync, uint8_t* more, AscLoc loc);
 int32_t ascendc_mm_iterate_into(void* h, const AscLocal* l0c, uint8_t* more, AscLoc loc);
@@ -650,6 +651,11 @@ private:
     void SetGm(uint8_t which, const GlobalTensor<T>& g, bool trans, detail::Loc loc) {
         detail::Check(ascendc_mm_set_gm(H(loc), which, &g.Raw(), detail::dtype<T>, trans ? 1 : 0, loc));
     }
+    template <typename T>
+    void SetLocal(uint8_t b, const LocalTensor<T>& t, bool trans, detail::Loc loc) {
+        LocalTensor<uint8_t> bytes = t.template ReinterpretCast<uint8_t>();
+        detail::Check(ascendc_mm_set_local(H(loc), b, &bytes.Raw(), trans ? 1 : 0, loc));
+    }
 
 public:
     using AType = A_TYPE;
@@ -687,6 +693,15 @@ public:
     }
     void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false, detail::Loc loc = detail::Loc()) {
         SetGm(1, gm, isTransposeB, loc);
+    }
+    // A TSCM operand already in L1 (NZ): this core's whole share.
+    void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false,
+                    detail::Loc loc = detail::Loc()) {
+        SetLocal(0, leftMatrix, isTransposeA, loc);
+    }
+    void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false,
+                    detail::Loc loc = detail::Loc()) {
+        SetLocal(1, rightMatrix, isTransposeB, loc);
     }
     void SetBias(const GlobalTensor<BiasT>& biasGlobal, detail::Loc loc = detail::Loc()) {
         SetGm(2, biasGlobal, false, loc);

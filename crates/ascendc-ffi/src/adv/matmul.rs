@@ -290,6 +290,24 @@ pub unsafe extern "C" fn ascendc_mm_set_gm(
     })
 }
 
+/// `SetTensorA` (`b` 0) or `SetTensorB` (`b` 1) with a TSCM tensor in L1 (as bytes).
+///
+/// # Safety
+/// `h` from [`ascendc_mm_new`]; `t` valid.
+#[no_mangle]
+pub unsafe extern "C" fn ascendc_mm_set_local(
+    h: *mut MatmulHandle,
+    b: u8,
+    t: *const AscLocal,
+    trans: u8,
+    loc: AscLoc,
+) -> i32 {
+    call(loc, || {
+        let t = (*t).tensor::<u8>()?;
+        (*h).set_tensor_l1(b != 0, &t, trans != 0)
+    })
+}
+
 /// `DisableBias()` / `ClearBias()` (0), `SetQuantScalar(word)` (1), `End()` (2),
 /// `SetHF32(true)` (3, not modelled: an error).
 ///

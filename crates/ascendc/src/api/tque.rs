@@ -262,7 +262,10 @@ impl QueueState {
             ));
         }
         core.lives.check_attached(API, self.id)?;
-        core.check_buffer(API, self.hw)?;
+        // A vector core's TSCM tensor names its cube core's L1 (filled through the cube core).
+        if self.dst != TPosition::TSCM || core.id.kind != crate::core::CoreKind::Aiv {
+            core.check_buffer(API, self.hw)?;
+        }
         let n = self.bufs.len();
         let mut misses = 0;
         let idx = loop {

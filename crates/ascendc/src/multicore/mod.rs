@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod atomic;
+pub(crate) mod cube_call;
 pub mod determine;
 pub mod group_barrier;
 pub(crate) mod sched;

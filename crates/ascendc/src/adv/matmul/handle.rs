@@ -8,7 +8,9 @@ use super::spec::MatmulSpec;
 use super::tiling::TCubeTiling;
 use crate::api::system::{is_aic, is_aiv};
 use crate::error::{Category, Result, SimError};
-use crate::{data_copy, DataCopyParams, GlobalTensor, GmBuffer, LocalTensor, TPipe};
+use crate::{
+    data_copy, pipe_barrier, DataCopyParams, GlobalTensor, GmBuffer, LocalTensor, Pipe, TPipe,
+};
 
 /// How a Matmul object runs on the current core.
 enum Mode {
@@ -186,6 +188,29 @@ impl MatmulHandle {
         self.run("Matmul::SetTensorB", None, Lock::Keep, move |m, _| {
             m.set_tensor_b(&b, trans)
         })
+    }
+
+    /// `SetTensorA/B(localTensor, trans)` (`b`: B): an operand declared TSCM, in L1 (bytes). A
+    /// vector core passes its cube core the tensor's place; the cube core waits for its pipes
+    /// first (the copies into TSCM it made for the vector core).
+    pub fn set_tensor_l1(&mut self, b: bool, t: &LocalTensor<u8>, trans: bool) -> Result<()> {
+        let api = if b {
+            "Matmul::SetTensorB"
+        } else {
+            "Matmul::SetTensorA"
+        };
+        match self.mode(api)? {
+            Mode::Local(m) => m.set_tensor_l1(b, t, trans),
+            Mode::Client(c) => {
+                let (pos, addr, size) = (t.get_position(), t.get_phy_addr(), t.get_size());
+                c.call(api, Lock::Keep, move |m, _| {
+                    pipe_barrier(Pipe::ALL)?;
+                    let t = LocalTensor::<u8>::new_at(pos, addr, size)?;
+                    m.set_tensor_l1(b, &t, trans)
+                })
+            }
+            Mode::Unregistered => unreachable!("checked"),
+        }
     }
 
     /// `SetBias(gm)`.

@@ -20,7 +20,7 @@ use crate::api::data_copy::{data_copy, DataCopyParams};
 use crate::dtype::{bf16, f16, DType, Element};
 use crate::error::{Category, Result, SimError};
 use crate::multicore::api::{set_atomic_add, set_atomic_max, set_atomic_min, set_atomic_none};
-use crate::position::QuePosition;
+use crate::position::{Hardware, QuePosition, TPosition};
 use crate::{pipe_barrier, GlobalTensor, LocalTensor, Pipe, TPipe, TQue};
 
 /// Bytes of one fractal (16 rows of 32 bytes).
@@ -71,6 +71,28 @@ struct Block {
     cols: u32,
 }
 
+/// Where an input matrix is: in GM (ND, or one row for a VECTOR A), or — declared at position
+/// TSCM — already in L1, this core's whole share in NZ (`SetTensorA/B(LocalTensor)`).
+#[derive(Clone)]
+enum Operand<T: Element> {
+    Gm(GlobalTensor<T>),
+    L1(LocalTensor<T>),
+}
+
+impl<T: Element> Operand<T> {
+    /// The GM tensor, for the calls that take only GM operands.
+    fn gm(&self, api: &'static str) -> Result<&GlobalTensor<T>> {
+        match self {
+            Operand::Gm(g) => Ok(g),
+            Operand::L1(_) => Err(SimError::new(
+                Category::Unsupported,
+                api,
+                "an operand already in L1 (TSCM) is not modelled here: pass it in GM",
+            )),
+        }
+    }
+}
+
 /// The Matmul's buffers, allocated from the kernel's pipe at `Init`.
 struct Buffers {
     a1: TQue<QuePosition::A1, 2>,
@@ -91,8 +113,8 @@ pub struct MatmulCore<A: MmInput, C: Element, Bias: Element> {
     org: [u32; 5],
     /// (singleCoreM, singleCoreN, singleCoreK): this core's share (`SetTail`/`SetSingleShape`).
     single: [u32; 3],
-    a: Option<GlobalTensor<A>>,
-    b: Option<GlobalTensor<A>>,
+    a: Option<Operand<A>>,
+    b: Option<Operand<A>>,
     trans_a: bool,
     trans_b: bool,
     bias: Option<GlobalTensor<Bias>>,
@@ -277,7 +299,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 "isTransposeA is true but A's MatmulType says isTrans = false",
             ));
         }
-        self.a = Some(a.clone());
+        self.a = Some(Operand::Gm(a.clone()));
         self.trans_a = trans;
         self.reset();
         Ok(())
@@ -291,8 +313,63 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 "isTransposeB is true but B's MatmulType says isTrans = false",
             ));
         }
-        self.b = Some(b.clone());
+        self.b = Some(Operand::Gm(b.clone()));
         self.trans_b = trans;
+        self.reset();
+        Ok(())
+    }
+
+    /// `SetTensorA(localTensor, isTransposeA)` / `SetTensorB` (`b`): an operand declared at
+    /// position TSCM in NZ, already in L1: this core's whole share (`singleCoreM × singleCoreK`
+    /// for A, `singleCoreK × singleCoreN` for B, or their transposes), rows aligned to 16 (to 32
+    /// for the K rows of an int8 B, and of a transposed int8 A), columns to 32 bytes.
+    pub fn set_tensor_l1(&mut self, b: bool, t: &LocalTensor<A>, trans: bool) -> Result<()> {
+        let (api, name, ty) = if b {
+            ("Matmul::SetTensorB", "B", self.spec.b)
+        } else {
+            ("Matmul::SetTensorA", "A", self.spec.a)
+        };
+        if ty.pos != TPosition::TSCM {
+            return Err(SimError::new(
+                Category::Position,
+                api,
+                format!("a LocalTensor operand needs {name}'s MatmulType at TPosition::TSCM; it is declared at {} (pass a GlobalTensor)", ty.pos),
+            ));
+        }
+        if ty.format != CubeFormat::NZ {
+            return Err(SimError::new(
+                Category::Unsupported,
+                api,
+                format!(
+                    "a TSCM {name} in {:?} is not modelled: declare it NZ (CubeFormat::NZ)",
+                    ty.format
+                ),
+            ));
+        }
+        if t.hardware() != Hardware::L1 {
+            return Err(SimError::new(
+                Category::Position,
+                api,
+                format!(
+                    "{name} is a tensor of {} in {}; a TSCM operand is in L1",
+                    t.get_position(),
+                    t.hardware()
+                ),
+            ));
+        }
+        if trans && !ty.trans {
+            return Err(err(
+                api,
+                format!("isTranspose{name} is true but {name}'s MatmulType says isTrans = false"),
+            ));
+        }
+        if b {
+            self.b = Some(Operand::L1(*t));
+            self.trans_b = trans;
+        } else {
+            self.a = Some(Operand::L1(*t));
+            self.trans_a = trans;
+        }
         self.reset();
         Ok(())
     }
@@ -534,6 +611,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let (trans_a, trans_b) = (self.trans_a, self.trans_b);
         let vector_a = self.spec.a.format == CubeFormat::Vector;
         let t = self.tiling;
+        let [sm, sn, sk] = self.single;
         let [org_m, org_n, org_ka, org_kb, _] = self.org;
         let unit = self.unit_flags(&blk);
         let bufs = self.bufs("Matmul::Iterate")?;
@@ -579,62 +657,104 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         };
         let last = steps.len().saturating_sub(1);
         for (i, &(k0, kw)) in steps.iter().enumerate() {
-            // GM -> L1 (ND -> NZ) and L1 -> L0A; a VECTOR A (GEMV) stays one row of K elements.
-            let a1 = bufs.a1.alloc_tensor::<A>()?;
-            let a2 = if vector_a {
-                let bytes = kw * A::SIZE as u32;
-                let p = DataCopyParams {
-                    block_count: 1,
-                    block_len: bytes.div_ceil(32) as u16,
-                    src_stride: 0,
-                    dst_stride: 0,
-                };
-                data_copy(&a1, &a.at(k0 as u64)?, p)?;
-                bufs.a1.enque(&a1)?;
-                let a1 = bufs.a1.deque::<A>()?;
-                let a2 = bufs.a2.alloc_tensor::<A>()?;
-                let p = LoadData2DParams::new(0, bytes.div_ceil(FRACTAL) as u8, 1, 0, 0, false, 0);
-                load_data(&a2, &a1, p)?;
-                bufs.a1.free_tensor(&a1)?;
-                a2
-            } else {
-                let (h, w, src_d, off) = if trans_a {
-                    (kw, rows, org_m, k0 as u64 * org_m as u64 + row0 as u64)
-                } else {
-                    (rows, kw, org_ka, row0 as u64 * org_ka as u64 + k0 as u64)
-                };
-                let h_al = if trans_a && c0 == 32 {
-                    align(h, 32)
-                } else {
-                    align(h, 16)
-                };
-                nd2nz(&a1, &a.at(off)?, h, w, src_d, h_al)?;
-                bufs.a1.enque(&a1)?;
-                let a1 = bufs.a1.deque::<A>()?;
-                let a2 = bufs.a2.alloc_tensor::<A>()?;
-                load_a(&a2, &a1, rows, kw, h_al, trans_a)?;
-                bufs.a1.free_tensor(&a1)?;
-                a2
+            // GM -> L1 (ND -> NZ) and L1 -> L0A; a VECTOR A (GEMV) stays one row of K elements;
+            // an A in TSCM is read where it is.
+            let a2 = match &a {
+                Operand::L1(l1) => {
+                    let (h, w, r0, col) = if trans_a {
+                        (sk, sm, k0, row0)
+                    } else {
+                        (sm, sk, row0, k0)
+                    };
+                    let h_al = align(h, if trans_a && c0 == 32 { 32 } else { 16 });
+                    let src = l1_tile(l1, "A", h_al, w, r0, col)?;
+                    let a2 = bufs.a2.alloc_tensor::<A>()?;
+                    load_a(&a2, &src, rows, kw, h_al, trans_a)?;
+                    a2
+                }
+                Operand::Gm(a) => {
+                    let a1 = bufs.a1.alloc_tensor::<A>()?;
+                    if vector_a {
+                        let bytes = kw * A::SIZE as u32;
+                        let p = DataCopyParams {
+                            block_count: 1,
+                            block_len: bytes.div_ceil(32) as u16,
+                            src_stride: 0,
+                            dst_stride: 0,
+                        };
+                        data_copy(&a1, &a.at(k0 as u64)?, p)?;
+                        bufs.a1.enque(&a1)?;
+                        let a1 = bufs.a1.deque::<A>()?;
+                        let a2 = bufs.a2.alloc_tensor::<A>()?;
+                        let p = LoadData2DParams::new(
+                            0,
+                            bytes.div_ceil(FRACTAL) as u8,
+                            1,
+                            0,
+                            0,
+                            false,
+                            0,
+                        );
+                        load_data(&a2, &a1, p)?;
+                        bufs.a1.free_tensor(&a1)?;
+                        a2
+                    } else {
+                        let (h, w, src_d, off) = if trans_a {
+                            (kw, rows, org_m, k0 as u64 * org_m as u64 + row0 as u64)
+                        } else {
+                            (rows, kw, org_ka, row0 as u64 * org_ka as u64 + k0 as u64)
+                        };
+                        let h_al = if trans_a && c0 == 32 {
+                            align(h, 32)
+                        } else {
+                            align(h, 16)
+                        };
+                        nd2nz(&a1, &a.at(off)?, h, w, src_d, h_al)?;
+                        bufs.a1.enque(&a1)?;
+                        let a1 = bufs.a1.deque::<A>()?;
+                        let a2 = bufs.a2.alloc_tensor::<A>()?;
+                        load_a(&a2, &a1, rows, kw, h_al, trans_a)?;
+                        bufs.a1.free_tensor(&a1)?;
+                        a2
+                    }
+                }
             };
             bufs.a2.enque(&a2)?;
-            // GM -> L1 and L1 -> L0B.
-            let b1 = bufs.b1.alloc_tensor::<A>()?;
-            let (h, w, src_d, off) = if trans_b {
-                (cols, kw, org_kb, col0 as u64 * org_kb as u64 + k0 as u64)
-            } else {
-                (kw, cols, org_n, k0 as u64 * org_n as u64 + col0 as u64)
+            // GM -> L1 and L1 -> L0B (a B in TSCM is read where it is).
+            let b2 = match &b {
+                Operand::L1(l1) => {
+                    let (h, w, r0, col) = if trans_b {
+                        (sn, sk, col0, k0)
+                    } else {
+                        (sk, sn, k0, col0)
+                    };
+                    let h_al = align(h, if !trans_b && c0 == 32 { 32 } else { 16 });
+                    let src = l1_tile(l1, "B", h_al, w, r0, col)?;
+                    let b2 = bufs.b2.alloc_tensor::<A>()?;
+                    load_b(&b2, &src, kw, cols, h_al, trans_b)?;
+                    b2
+                }
+                Operand::Gm(b) => {
+                    let b1 = bufs.b1.alloc_tensor::<A>()?;
+                    let (h, w, src_d, off) = if trans_b {
+                        (cols, kw, org_kb, col0 as u64 * org_kb as u64 + k0 as u64)
+                    } else {
+                        (kw, cols, org_n, k0 as u64 * org_n as u64 + col0 as u64)
+                    };
+                    let h_al = if !trans_b && c0 == 32 {
+                        align(h, 32)
+                    } else {
+                        align(h, 16)
+                    };
+                    nd2nz(&b1, &b.at(off)?, h, w, src_d, h_al)?;
+                    bufs.b1.enque(&b1)?;
+                    let b1 = bufs.b1.deque::<A>()?;
+                    let b2 = bufs.b2.alloc_tensor::<A>()?;
+                    load_b(&b2, &b1, kw, cols, h_al, trans_b)?;
+                    bufs.b1.free_tensor(&b1)?;
+                    b2
+                }
             };
-            let h_al = if !trans_b && c0 == 32 {
-                align(h, 32)
-            } else {
-                align(h, 16)
-            };
-            nd2nz(&b1, &b.at(off)?, h, w, src_d, h_al)?;
-            bufs.b1.enque(&b1)?;
-            let b1 = bufs.b1.deque::<A>()?;
-            let b2 = bufs.b2.alloc_tensor::<A>()?;
-            load_b(&b2, &b1, kw, cols, h_al, trans_b)?;
-            bufs.b1.free_tensor(&b1)?;
             bufs.b2.enque(&b2)?;
             let a2 = bufs.a2.deque::<A>()?;
             let b2 = bufs.b2.deque::<A>()?;
@@ -842,6 +962,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 "SetTensorA and SetTensorB must come before IterateBatch",
             ));
         };
+        let (ga, gb) = (a0.gm(API)?.clone(), b0.gm(API)?.clone());
         let bias0 = self.bias.clone();
         let (org0, single0) = (self.org, self.single);
         let [sm, sn, sk] = single0;
@@ -889,8 +1010,8 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 let (oa, sa) = place(la, a_info, ra, ca, ia);
                 let (ob, sb) = place(lb, b_info, rb, cb, ib);
                 let (oc, scs) = place(lc, c_info, sm, sn, i);
-                self.a = Some(a0.at(oa)?);
-                self.b = Some(b0.at(ob)?);
+                self.a = Some(Operand::Gm(ga.at(oa)?));
+                self.b = Some(Operand::Gm(gb.at(ob)?));
                 if let Some(g) = &bias0 {
                     self.bias = Some(if bias_batch {
                         g.at(i * sn as u64)?
@@ -992,6 +1113,37 @@ fn nd2nz<T: Element>(
         dst_nz_matrix_stride: 0,
     };
     data_copy(dst, src, p)
+}
+
+/// The tile at (`row`, `col`) of a whole NZ matrix in L1 that is `h_al` rows tall and `w`
+/// columns wide (`what` names it in errors): NZ keeps columns in groups of C0 (32 bytes), each
+/// group `h_al` rows, so the tile starts at `(col / C0)·h_al·C0 + row·C0`.
+fn l1_tile<T: Element>(
+    l1: &LocalTensor<T>,
+    what: &str,
+    h_al: u32,
+    w: u32,
+    row: u32,
+    col: u32,
+) -> Result<LocalTensor<T>> {
+    const API: &str = "Matmul::Iterate";
+    let c0 = 32 / T::SIZE as u32;
+    if !col.is_multiple_of(c0) {
+        return Err(SimError::new(
+            Category::Unsupported,
+            API,
+            format!("a block of the TSCM {what} starts at column {col}, inside a {c0}-column group of its NZ layout: choose baseM/baseN/baseK multiples of {c0}"),
+        ));
+    }
+    let need = h_al as u64 * align(w, c0) as u64;
+    if (l1.get_size() as u64) < need {
+        return Err(SimError::new(
+            Category::Size,
+            API,
+            format!("the TSCM {what} holds {} elements; its NZ layout ({h_al} rows × {} columns) needs {need}", l1.get_size(), align(w, c0)),
+        ));
+    }
+    l1.at((col / c0) * h_al * c0 + row * c0)
 }
 
 /// L1 (NZ) -> L0A (ZZ): `m × k` of A. The L1 tile is `h_al` rows tall (M rows, or K rows when

@@ -17,6 +17,7 @@ use super::tiling::TCubeTiling;
 use crate::api::context::with_core;
 use crate::core::trace::Pipe;
 use crate::error::{Category, Result, SimError, SourceLoc};
+use crate::multicore::cube_call::{fence, CubeCall};
 use crate::multicore::sched::{self, Mail, Sched};
 use crate::{pipe_barrier, TPipe};
 use std::collections::{HashMap, VecDeque};
@@ -112,13 +113,6 @@ impl Client {
     }
 }
 
-/// Records the core's new clock after a synchronisation (for the GM race check).
-fn fence(core: &mut crate::core::Core, sched: &Sched, me: usize) {
-    let at = core.trace.seq();
-    core.trace.gm_fence();
-    core.sync.clocks.push((at, sched.clock(me)));
-}
-
 /// True when the running core has a partner of the other kind in its AI Core (a mixed launch).
 pub fn paired() -> bool {
     sched::current("REGIST_MATMUL_OBJ").is_ok_and(|(s, me)| s.has_partner(me))
@@ -157,10 +151,18 @@ pub fn serve(pipe: &mut TPipe, objects: &[Registered]) -> Result<()> {
                     Ok(got)
                 })?;
                 match got {
-                    Some((from, mail)) => {
-                        let req = *mail.downcast::<Request>().expect("a Matmul request");
-                        Some((from, req))
-                    }
+                    Some((from, mail)) => match mail.downcast::<Request>() {
+                        Ok(req) => Some((from, *req)),
+                        Err(mail) => {
+                            // A vector core's copy into TSCM: done at once, in message order.
+                            let call = mail
+                                .downcast::<CubeCall>()
+                                .expect("a Matmul request or a cube call");
+                            let r: Result<()> = (call.0)();
+                            sched.reply(me, from, Box::new(r));
+                            continue;
+                        }
+                    },
                     None => None,
                 }
             }

@@ -64,6 +64,8 @@ pub trait MatmulOps {
     fn set_tensor_a(&mut self, a: &GmOperand, trans: bool) -> Result<()>;
     /// `SetTensorB(gm, trans)`.
     fn set_tensor_b(&mut self, b: &GmOperand, trans: bool) -> Result<()>;
+    /// `SetTensorA/B(localTensor, trans)` (`b`: B) of a TSCM operand, as bytes.
+    fn set_tensor_l1(&mut self, b: bool, t: &LocalTensor<u8>, trans: bool) -> Result<()>;
     /// `SetBias(gm)`.
     fn set_bias(&mut self, bias: &GmOperand) -> Result<()>;
     /// `DisableBias()`.
@@ -115,6 +117,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulOps for MatmulCore<A, C, Bias>
     fn set_tensor_b(&mut self, b: &GmOperand, trans: bool) -> Result<()> {
         let g = b.tensor::<A>("Matmul::SetTensorB", "B")?;
         MatmulCore::set_tensor_b(self, &g, trans)
+    }
+    fn set_tensor_l1(&mut self, b: bool, t: &LocalTensor<u8>, trans: bool) -> Result<()> {
+        MatmulCore::set_tensor_l1(self, b, &t.reinterpret_cast::<A>(), trans)
     }
     fn set_bias(&mut self, bias: &GmOperand) -> Result<()> {
         let g = bias.tensor::<Bias>("Matmul::SetBias", "the bias")?;

@@ -702,7 +702,11 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
                     "SetDim({dim}) is more than the {max_cores} cores of this product"
                 ));
             }
-            split_cores(r, m, n, k, dim, k_align)?
+            if mini_shape(r, (m, n, k), dim, c0_a, (l0a, l0b, l0c)) {
+                (m, n, k, 1)
+            } else {
+                split_cores(r, m, n, k, dim, k_align)?
+            }
         }
     };
 
@@ -955,6 +959,42 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
         }
     }
     Ok(t)
+}
+
+/// The vendor's mini-shape rule: a Matmul whose M and N are at most 32 fractals each, with as
+/// few 16 × 16 blocks of C as there are cores, and whose A, B and C fit L0A, L0B and L0C
+/// whole, runs on one core (no M, N or K split), so that no core pays the start-up for a sliver.
+/// Not with `SetSingleShape`, `SetSingleRange` or `SetAlignSplit`.
+fn mini_shape(
+    r: &MatmulTilingRequest,
+    (m, n, k): (i64, i64, i64),
+    dim: i64,
+    c0: i64,
+    (l0a, l0b, l0c): (i64, i64, i64),
+) -> bool {
+    let constrained = [
+        r.single_core_m,
+        r.single_core_n,
+        r.single_core_k,
+        r.min_single_m,
+        r.max_single_m,
+        r.min_single_n,
+        r.max_single_n,
+        r.min_single_k,
+        r.max_single_k,
+    ]
+    .iter()
+    .any(|&v| v > 0)
+        || [r.align_m, r.align_n, r.align_k].iter().any(|&a| a > 1);
+    let (m16, n16, kc) = (ceil_div(m, 16), ceil_div(n, 16), ceil_div(k, c0));
+    !constrained
+        && (r.split_k == 0 || kc <= 32)
+        && m16 <= 32
+        && n16 <= 32
+        && m16 * n16 <= dim
+        && m16 * kc <= l0a / 512
+        && n16 * kc <= l0b / 512
+        && m16 * n16 <= l0c / 1024
 }
 
 /// The split of (m, n, k) over at most `dim` cores: (singleCoreM, singleCoreN, singleCoreK, cores).

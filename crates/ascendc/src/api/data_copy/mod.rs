@@ -498,8 +498,31 @@ pub fn data_copy<D: ?Sized, S: ?Sized, A: DataCopyArgs<D, S>>(
     args.copy(dst, src, SourceLoc::caller())
 }
 
+/// A vector core's copy from GM into its cube core's TSCM: the cube core performs it
+/// (`cube_call`), into the same L1 bytes.
+pub(crate) fn copy_on_cube<T, A>(
+    dst: &LocalTensor<T>,
+    src: &GlobalTensor<T>,
+    args: A,
+    loc: SourceLoc,
+) -> Result<()>
+where
+    T: TensorElement,
+    A: DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> + Send + 'static,
+{
+    let (pos, addr, size) = (dst.get_position(), dst.get_phy_addr(), dst.get_size());
+    let src = src.clone();
+    crate::multicore::cube_call::call(API, loc, move || {
+        let d = LocalTensor::<T>::new_at(pos, addr, size)?;
+        args.copy(&d, &src, loc)
+    })
+}
+
 impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for DataCopyParams {
     fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
+        if crate::multicore::cube_call::is_remote(dst.get_position()) {
+            return copy_on_cube(dst, src, self, loc);
+        }
         with_core(API, loc, |core| {
             copy_level0::<T>(core, loc, Side::local(dst), Side::Gm(src.gm(API)?), self)
         })
@@ -527,6 +550,9 @@ macro_rules! count_forms {
         impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for $c {
             #[inline(always)]
             fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
+                if crate::multicore::cube_call::is_remote(dst.get_position()) {
+                    return copy_on_cube(dst, src, self, loc);
+                }
                 with_core(API, loc, #[inline(always)] |core| {
                     let g = src.gm(API)?;
                     if copy_gm_ub_dense(core, loc, dst, g, self as i64, true) {

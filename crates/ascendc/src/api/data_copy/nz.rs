@@ -198,12 +198,18 @@ const ND2NZ_INT4: [Product; 2] = [Product::Ascend910B, Product::Ascend910_93];
 /// `DataCopy(dstLocal, srcGlobal, Nd2NzParams)`: GM→A1/B1/C1 (L1) or GM→VECIN (UB, emulated).
 impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for Nd2NzParams {
     fn copy(self, dst: &LocalTensor<T>, src: &GlobalTensor<T>, loc: SourceLoc) -> Result<()> {
+        if crate::multicore::cube_call::is_remote(dst.get_position()) {
+            return super::copy_on_cube(dst, src, self, loc);
+        }
         with_core(API, loc, |core| {
             let g = src.gm(API)?;
             // The vendor's code sends the copy to the destination's buffer: C1 goes to L1 where
             // C1 is L1 (A2/A3; the vendor's GM→L1 example loads its bias this way).
             let path = match (dst.hw, dst.pos) {
-                (Hardware::L1, TPosition::A1 | TPosition::B1 | TPosition::C1) => {
+                (
+                    Hardware::L1,
+                    TPosition::A1 | TPosition::B1 | TPosition::C1 | TPosition::TSCM,
+                ) => {
                     DataPath::Nd2NzGmL1
                 }
                 (Hardware::UB, TPosition::VECIN) => DataPath::Nd2NzGmUb,
@@ -212,7 +218,7 @@ impl<T: TensorElement> DataCopyArgs<LocalTensor<T>, GlobalTensor<T>> for Nd2NzPa
                         Category::Position,
                         API,
                         format!(
-                            "ND→NZ: the destination is {pos} in {h}; supported destinations are A1/B1 (L1), \
+                            "ND→NZ: the destination is {pos} in {h}; supported destinations are A1/B1/TSCM (L1), \
                              C1 where it is L1, and VECIN (UB)"
                         ),
                     ))
