@@ -3,7 +3,8 @@
 //! cores: IterateAll, a transposed B, Iterate + GetTensorC; tails in M, N and K, a bias) and
 //! `tests/cpp/adv/matmul_mix.asc` (mixed kernels without a qualifier: 40 vector cores driving
 //! the cube cores with IterateAll; 4 vector cores taking each block into UB, scaling it and
-//! copying it out). Each program checks every element bit for bit against the documented
+//! copying it out; vector cores copying their rows of A into TSCM for a Matmul that reads A from
+//! L1). Each program checks every element bit for bit against the documented
 //! accumulation order and prints "<case> bad <n>".
 
 use std::path::Path;
@@ -42,5 +43,8 @@ fn cube_only_kernels_are_bit_exact() {
 
 #[test]
 fn mixed_kernels_drive_the_cube_cores_from_the_vector_cores() {
-    check(&run("matmul_mix.asc"), &["mix_all", "mix_fused"]);
+    check(
+        &run("matmul_mix.asc"),
+        &["mix_all", "mix_fused", "mix_tscm"],
+    );
 }

@@ -148,7 +148,8 @@ impl TPipe {
             }
             self.take_handles(API, num)?;
             let base = if q.dst == TPosition::TSCM {
-                self.alloc_tscm(core, API, total as u32)?
+                let group = q.config.is_some_and(|c| c.scm_block_group);
+                self.alloc_tscm(core, API, total as u32, group)?
             } else {
                 self.alloc(core, API, hw, total as u32)?
             };
@@ -319,18 +320,37 @@ impl TPipe {
         (self.cursors[i].min(end), end)
     }
 
-    fn alloc_tscm(&mut self, core: &Core, api: &'static str, bytes: u32) -> Result<u32> {
+    /// `bytes` of TSCM below the previous TSCM buffers. The vector cores of a 1:2 group share
+    /// their cube core's L1, so each allocation takes `GetTaskRatio()` slices, the lowest for
+    /// sub-block 0 (the device's layout), unless the queue's `scmBlockGroup` shares one.
+    fn alloc_tscm(
+        &mut self,
+        core: &Core,
+        api: &'static str,
+        bytes: u32,
+        group: bool,
+    ) -> Result<u32> {
         let top = self.tscm_ptr.unwrap_or(core.profile.size_of(Hardware::L1));
+        let (ratio, sub) = if group {
+            (1, 0)
+        } else {
+            (core.id.task_ratio.max(1), core.id.sub_block_idx)
+        };
         let l1_cursor = self.cursors[Hardware::L1.local_index().unwrap()];
-        let start = top.checked_sub(bytes).filter(|s| *s >= l1_cursor).ok_or_else(|| {
-            SimError::new(
-                Category::Size,
-                api,
-                format!("TSCM buffers of {bytes} bytes below byte {top} would overlap the L1 buffers that end at byte {l1_cursor}"),
-            )
-        })?;
-        self.tscm_ptr = Some(start);
-        Ok(start)
+        let low = (bytes as u64 * ratio as u64)
+            .try_into()
+            .ok()
+            .and_then(|all: u32| top.checked_sub(all))
+            .filter(|s| *s >= l1_cursor)
+            .ok_or_else(|| {
+                SimError::new(
+                    Category::Size,
+                    api,
+                    format!("TSCM buffers of {bytes} bytes (× {ratio} vector cores) below byte {top} would overlap the L1 buffers that end at byte {l1_cursor}"),
+                )
+            })?;
+        self.tscm_ptr = Some(low);
+        Ok(low + sub * bytes)
     }
 
     /// Returns every allocator to its initial state (`Reset`); queues initialised before must be
