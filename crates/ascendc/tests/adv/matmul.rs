@@ -9,7 +9,7 @@ use ascendc::adv::matmul::{
 };
 use ascendc::chip::ChipProfile;
 use ascendc::prelude::*;
-use ascendc::{DType, LaunchError, LaunchReport, Severity};
+use ascendc::{DType, LaunchError, LaunchReport, Severity, TPosition};
 
 /// Deterministic inputs: small multiples of 1/32 (exact in half).
 fn halves(n: usize, seed: u32) -> Vec<f16> {
@@ -577,5 +577,135 @@ fn copy_callbacks_are_not_run_and_say_so() {
     assert!(
         w.iter().any(|m| m.contains("copy functions are not run")),
         "{w:?}"
+    );
+}
+
+/// `rows × cols` of a row-major matrix as NZ: columns in groups of 16, each group `h_al` rows.
+fn to_nz(v: &[f16], rows: usize, cols: usize, h_al: usize) -> Vec<f16> {
+    let w_al = cols.div_ceil(16) * 16;
+    let mut out = vec![f16::ZERO; h_al * w_al];
+    for r in 0..rows {
+        for c in 0..cols {
+            out[(c / 16) * h_al * 16 + r * 16 + c % 16] = v[r * cols + c];
+        }
+    }
+    out
+}
+
+#[test]
+fn tscm_operands_are_read_where_they_are_in_l1() {
+    // A (m × k) and a transposed B (n × k rows) arrive in GM as NZ; the kernel copies them into
+    // TSCM through GM → TSCM queues and the Matmul reads both from L1, tiles of 32 × 32 × 32.
+    let (m, n, k) = (80usize, 48usize, 96usize);
+    let p = ChipProfile::by_name("A2").unwrap();
+    let mut r = MatmulTilingRequest::new(p, TilingKind::MultiCore);
+    r.set_a_type(P::TSCM, CubeFormat::NZ, D::Float16, false)
+        .set_b_type(P::TSCM, CubeFormat::NZ, D::Float16, true)
+        .set_c_type(P::GM, CubeFormat::ND, D::Float)
+        .set_bias_type(P::GM, CubeFormat::ND, D::Float)
+        .set_shape(m as i32, n as i32, k as i32)
+        .set_org_shape(m as i32, n as i32, k as i32, k as i32)
+        .set_dim(1)
+        .set_fix_split(32, 32, 32)
+        .enable_bias(true);
+    let t = r.get_tiling().unwrap();
+    let a = halves(m * k, 5);
+    let b = halves(k * n, 6);
+    let bt: Vec<f16> = (0..n * k).map(|x| b[(x % k) * n + x / k]).collect();
+    let bias: Vec<f32> = (0..n).map(|j| j as f32 * 0.25 - 4.0).collect();
+    let (a_nz, b_nz) = (to_nz(&a, m, k, 80), to_nz(&bt, n, k, 48));
+    let (ga, gb, gbias) = (
+        GmBuffer::from_slice(&a_nz),
+        GmBuffer::from_slice(&b_nz),
+        GmBuffer::from_slice(&bias),
+    );
+    let gc = GmBuffer::zeroed(m * n * 4);
+    let mut spec = MatmulSpec::gm(DType::Half, DType::Float, DType::Float);
+    spec.a.pos = TPosition::TSCM;
+    spec.a.format = CubeFormat::NZ;
+    spec.b = spec.a.transposable();
+    let (aa, ba, biasa, ca) = (ga.addr(), gb.addr(), gbias.addr(), gc.addr());
+    let (na, nb) = (a_nz.len(), b_nz.len());
+    let report = Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .check_hazards(true)
+        .run(move || {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulCore::<f16, f32, f32>::new(spec);
+            mm.init(&mut pipe, &t)?;
+            let mut qa = TQueBind::<QuePosition::GM, QuePosition::TSCM, 1>::new();
+            let mut qb = TQueBind::<QuePosition::GM, QuePosition::TSCM, 1>::new();
+            pipe.init_buffer(&mut qa, 1, (na * 2) as u32)?;
+            pipe.init_buffer(&mut qb, 1, (nb * 2) as u32)?;
+            let (mut x, mut y, mut bias, mut z) = (
+                GlobalTensor::<f16>::new(),
+                GlobalTensor::<f16>::new(),
+                GlobalTensor::<f32>::new(),
+                GlobalTensor::<f32>::new(),
+            );
+            x.set_global_buffer(aa.clone());
+            y.set_global_buffer(ba.clone());
+            bias.set_global_buffer(biasa.clone());
+            z.set_global_buffer(ca.clone());
+            let la = qa.alloc_tensor::<f16>()?;
+            data_copy(&la, &x, na as u32)?;
+            qa.enque(&la)?;
+            let la = qa.deque::<f16>()?;
+            let lb = qb.alloc_tensor::<f16>()?;
+            data_copy(&lb, &y, nb as u32)?;
+            qb.enque(&lb)?;
+            let lb = qb.deque::<f16>()?;
+            mm.set_tensor_l1(false, &la, false)?;
+            mm.set_tensor_l1(true, &lb, true)?;
+            mm.set_bias(&bias)?;
+            mm.iterate_all(&z, 0)?;
+            mm.end()?;
+            qa.free_tensor(&la)?;
+            qb.free_tensor(&lb)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let diags: Vec<_> = report.diagnostics().collect();
+    assert!(diags.is_empty(), "{diags:#?}");
+    let want = reference(&a, &b, Some(&bias), (m, n, k), false, false);
+    let got = gc.to_vec::<f32>();
+    assert!(
+        got.iter()
+            .zip(&want)
+            .all(|(g, w)| g.to_bits() == w.to_bits()),
+        "TSCM operands differ from the documented order"
+    );
+}
+
+#[test]
+fn a_local_operand_needs_a_tscm_declaration() {
+    let p = ChipProfile::by_name("A2").unwrap();
+    let t = tiling(
+        p,
+        (32, 32, 32),
+        (D::Float16, D::Float),
+        (false, false),
+        false,
+        None,
+    );
+    let err = Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .run(move || {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulCore::<f16, f32, f32>::new(MatmulSpec::gm(
+                DType::Half,
+                DType::Float,
+                DType::Float,
+            ));
+            mm.init(&mut pipe, &t)?;
+            let mut q = TQue::<QuePosition::A1, 1>::new();
+            pipe.init_buffer(&mut q, 1, 2048)?;
+            let l = q.alloc_tensor::<f16>()?;
+            mm.set_tensor_l1(false, &l, false)
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("Matmul::SetTensorA") && err.contains("TPosition::TSCM"),
+        "{err}"
     );
 }

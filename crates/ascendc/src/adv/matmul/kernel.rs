@@ -777,6 +777,11 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 (Some(c2), true) => mmad(&co1, &a2, &b2, c2, p)?,
                 _ => mmad(&co1, &a2, &b2, (), p)?,
             }
+            // A small Mmad leaves L0C before the next one may accumulate (the device's rule:
+            // fewer than 10 whole 16 × 16 blocks).
+            if (mad_m / 16) * (cols / 16) < 10 {
+                pipe_barrier(Pipe::M)?;
+            }
             bufs.a2.free_tensor(&a2)?;
             bufs.b2.free_tensor(&b2)?;
         }
