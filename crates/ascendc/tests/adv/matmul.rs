@@ -709,3 +709,55 @@ fn a_local_operand_needs_a_tscm_declaration() {
         "{err}"
     );
 }
+
+#[test]
+fn int4_to_int32_exact_with_bias() {
+    // int4b_t inputs (two to a byte, the even element in the low nibble), K in 64-wide
+    // fractals, B transposed or not, an int32 bias started through the BiasTable.
+    let p = ChipProfile::by_name("A2").unwrap();
+    for (m, n, k, tb) in [
+        (16u32, 16u32, 64u32, false),
+        (40, 70, 130, false),
+        (64, 96, 256, true),
+        (33, 130, 128, false),
+    ] {
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let t = tiling(p, (m, n, k), (D::Int4, D::Int32), (false, tb), true, None);
+        let val = |i: usize, seed: u32| {
+            (((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) >> 16) % 16) as i32 - 8
+        };
+        let a: Vec<Int4> = (0..mu * ku).map(|i| Int4::new(val(i, 7))).collect();
+        let b: Vec<Int4> = (0..ku * nu).map(|i| Int4::new(val(i, 9))).collect();
+        let bias: Vec<i32> = (0..nu).map(|j| j as i32 * 3 - 100).collect();
+        let (ga, gb, gbias) = (
+            GmBuffer::from_bytes(Int4::pack(&a)),
+            GmBuffer::from_bytes(Int4::pack(&b)),
+            GmBuffer::from_slice(&bias),
+        );
+        let gc = GmBuffer::zeroed(mu * nu * 4);
+        let mut spec = MatmulSpec::gm(DType::Int4, DType::Int32, DType::Int32);
+        if tb {
+            spec.b = spec.b.transposable();
+        }
+        run::<Int4, i32>(
+            &t,
+            spec,
+            (&ga.addr(), &gb.addr(), Some(&gbias.addr()), &gc.addr()),
+            (false, tb),
+        )
+        .unwrap_or_else(|e| panic!("{m}x{n}x{k}: {e}"));
+        let got = gc.to_vec::<i32>();
+        for i in 0..mu {
+            for j in 0..nu {
+                let want: i32 = bias[j]
+                    + (0..ku)
+                        .map(|kk| {
+                            a[i * ku + kk].value() as i32
+                                * get(&b, ku, nu, kk, j, tb).value() as i32
+                        })
+                        .sum::<i32>();
+                assert_eq!(got[i * nu + j], want, "{m}x{n}x{k} tb {tb} C[{i}][{j}]");
+            }
+        }
+    }
+}

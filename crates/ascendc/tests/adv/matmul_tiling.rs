@@ -9,12 +9,18 @@ use ascendc::adv::matmul::{
 };
 use ascendc::chip::ChipProfile;
 
-fn bytes(d: D) -> i64 {
+/// Bits of an element.
+fn bits(d: D) -> i64 {
     match d {
-        D::Float | D::Int32 => 4,
-        D::Float16 | D::Bf16 | D::Bfloat16 => 2,
-        D::Int8 => 1,
+        D::Float | D::Int32 => 32,
+        D::Float16 | D::Bf16 | D::Bfloat16 => 16,
+        D::Int8 => 8,
+        D::Int4 => 4,
     }
+}
+
+fn bytes(d: D) -> i64 {
+    bits(d) / 8
 }
 
 struct Lcg(u64);
@@ -50,8 +56,9 @@ fn check(
     let (bm, bn, bk) = (i(t.baseM), i(t.baseN), i(t.baseK));
     let (sm, sn, sk) = (i(t.singleCoreM), i(t.singleCoreN), i(t.singleCoreK));
     let (m, n, k) = (r.m as i64, r.n as i64, r.k as i64);
-    let (sa, sb) = (bytes(a), bytes(b));
-    let c0 = 32 / sa;
+    // A and B in bits per element.
+    let (sa, sb) = (bits(a), bits(b));
+    let c0 = 256 / sa;
     assert!(bm > 0 && bn > 0 && bk > 0, "{what}: {t:?}");
     assert!(bm % 16 == 0 && bn % 16 == 0, "{what}: base {bm} {bn}");
     assert!(bk % c0 == 0 && bk % 16 == 0, "{what}: baseK {bk}");
@@ -64,8 +71,14 @@ fn check(
     }
     let l0 = |h| p.size_of(h) as i64;
     use ascendc::position::Hardware as H;
-    assert!(bm * bk * sa * i(t.dbL0A) <= l0(H::L0A), "{what}: L0A {t:?}");
-    assert!(bn * bk * sb * i(t.dbL0B) <= l0(H::L0B), "{what}: L0B {t:?}");
+    assert!(
+        bm * bk * sa / 8 * i(t.dbL0A) <= l0(H::L0A),
+        "{what}: L0A {t:?}"
+    );
+    assert!(
+        bn * bk * sb / 8 * i(t.dbL0B) <= l0(H::L0B),
+        "{what}: L0B {t:?}"
+    );
     assert!(bm * bn * 4 * i(t.dbL0C) <= l0(H::L0C), "{what}: L0C {t:?}");
     let a2like = p.npu_arch == 2201 || p.npu_arch == 3002;
     let bias_l1 = match bias {
@@ -81,7 +94,7 @@ fn check(
     assert_eq!(i(t.depthA1), i(t.stepM) * i(t.stepKa) * db, "{what}");
     assert_eq!(i(t.depthB1), i(t.stepN) * i(t.stepKb) * db, "{what}");
     assert!(t.stepM <= t.depthA1 && t.stepN <= t.depthB1, "{what}");
-    let l1 = i(t.depthA1) * bm * bk * sa + i(t.depthB1) * bn * bk * sb + bias_l1;
+    let l1 = i(t.depthA1) * bm * bk * sa / 8 + i(t.depthB1) * bn * bk * sb / 8 + bias_l1;
     assert!(l1 <= l0(H::L1), "{what}: L1 {l1} {t:?}");
     assert_eq!(i(t.shareL1Size), l1, "{what}");
     assert_eq!(i(t.shareL0CSize), bm * bn * 4, "{what}");
@@ -129,6 +142,9 @@ fn pairs(p: &ChipProfile) -> Vec<(D, D, Option<D>)> {
         (D::Float16, D::Float16, Some(D::Float16)),
         (D::Int8, D::Int32, Some(D::Int32)),
     ];
+    if p.npu_arch != 1001 {
+        v.push((D::Int4, D::Int32, Some(D::Int32)));
+    }
     if p.npu_arch == 2201 || p.npu_arch == 3002 {
         v.push((D::Bfloat16, D::Float, Some(D::Float)));
         v.push((D::Bf16, D::Bf16, Some(D::Float)));
@@ -158,8 +174,9 @@ fn random_shapes_satisfy_the_page_constraints() {
                 } else {
                     rng.range(1, 8192)
                 };
-                let ta =
-                    case % 2 == 1 && !(a == D::Int8 && (p.npu_arch == 2002 || p.npu_arch == 1001));
+                let ta = case % 2 == 1
+                    && !(matches!(a, D::Int8 | D::Int4)
+                        && (p.npu_arch == 2002 || p.npu_arch == 1001));
                 let tb = case % 3 == 1;
                 let bias = if case % 2 == 0 { bias_t } else { None };
                 let multi = case % 3 != 0;

@@ -17,7 +17,7 @@ use crate::api::cube::load::{
 use crate::api::cube::mmad::{mmad, MmadParams};
 use crate::api::data_copy::nz::Nd2NzParams;
 use crate::api::data_copy::{data_copy, DataCopyParams};
-use crate::dtype::{bf16, f16, DType, Element};
+use crate::dtype::{bf16, f16, DType, Element, Int4, TensorElement};
 use crate::error::{Category, Result, SimError};
 use crate::multicore::api::{set_atomic_add, set_atomic_max, set_atomic_min, set_atomic_none};
 use crate::position::{Hardware, QuePosition, TPosition};
@@ -28,7 +28,7 @@ const FRACTAL: u32 = 512;
 
 /// An input element type of the cube and its accumulator (`L0cT`): float for half, bfloat16
 /// and float, int32 for int8.
-pub trait MmInput: Element {
+pub trait MmInput: TensorElement {
     /// The L0C element type.
     type Acc: Element;
 }
@@ -44,6 +44,14 @@ impl MmInput for f32 {
 }
 impl MmInput for i8 {
     type Acc = i32;
+}
+impl MmInput for Int4 {
+    type Acc = i32;
+}
+
+/// Bytes of `n` elements of `T` (int4: two to a byte).
+fn bytes_of<T: TensorElement>(n: u32) -> u32 {
+    n * T::BITS / 8
 }
 
 /// `ceil(x / a) · a`.
@@ -74,12 +82,12 @@ struct Block {
 /// Where an input matrix is: in GM (ND, or one row for a VECTOR A), or — declared at position
 /// TSCM — already in L1, this core's whole share in NZ (`SetTensorA/B(LocalTensor)`).
 #[derive(Clone)]
-enum Operand<T: Element> {
+enum Operand<T: TensorElement> {
     Gm(GlobalTensor<T>),
     L1(LocalTensor<T>),
 }
 
-impl<T: Element> Operand<T> {
+impl<T: TensorElement> Operand<T> {
     /// The GM tensor, for the calls that take only GM operands.
     fn gm(&self, api: &'static str) -> Result<&GlobalTensor<T>> {
         match self {
@@ -181,8 +189,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             pos("baseN", t.baseN)?,
             pos("baseK", t.baseK)?,
         );
-        let c0 = 32 / A::SIZE as u32;
-        let es = A::SIZE as u32;
+        let c0 = 256 / A::BITS;
         let acc = <A::Acc as Element>::SIZE as u32;
         let (bm, bn, bk) = (
             align(base_m, 16),
@@ -201,15 +208,16 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         };
         let two = |d: i32| if d >= 2 { 2 } else { 1 };
         // One tile either way round: `align16(rows) × align(cols, C0)` with M (N) or K as the
-        // rows; int8 keeps K rows in groups of 32.
-        let k_rows = align(base_k, if c0 == 32 { 32 } else { 16 });
-        let tile = |x: u32| (align(x, 16) * align(base_k, c0)).max(k_rows * align(x, c0)) * es;
+        // rows; int8 keeps K rows in groups of 32, int4 of 64 (the transposing squares).
+        let k_rows = align(base_k, c0.max(16));
+        let tile =
+            |x: u32| bytes_of::<A>((align(x, 16) * align(base_k, c0)).max(k_rows * align(x, c0)));
         pipe.init_buffer(&mut b.a1, two(t.depthA1), tile(base_m))?;
         pipe.init_buffer(&mut b.b1, two(t.depthB1), tile(base_n))?;
-        // int8 B lands in L0B as whole 32 × 32 squares.
-        let nb = if c0 == 32 { align(bn, 32) } else { bn };
-        pipe.init_buffer(&mut b.a2, two(t.dbL0A), bm * bk * es)?;
-        pipe.init_buffer(&mut b.b2, two(t.dbL0B), nb * bk * es)?;
+        // int8 (int4) B lands in L0B as whole 32 × 32 (64 × 64) squares.
+        let nb = if c0 >= 32 { align(bn, c0) } else { bn };
+        pipe.init_buffer(&mut b.a2, two(t.dbL0A), bytes_of::<A>(bm * bk))?;
+        pipe.init_buffer(&mut b.b2, two(t.dbL0B), bytes_of::<A>(nb * bk))?;
         pipe.init_buffer(&mut b.co1, 1, bm * bn * acc)?;
         if t.isBias != 0 {
             pipe.init_buffer(&mut b.bias1, 1, align(bn * Bias::SIZE as u32, 64))?;
@@ -615,7 +623,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let [org_m, org_n, org_ka, org_kb, _] = self.org;
         let unit = self.unit_flags(&blk);
         let bufs = self.bufs("Matmul::Iterate")?;
-        let c0 = 32 / A::SIZE as u32;
+        let c0 = 256 / A::BITS;
         let (rows, cols) = (blk.rows, blk.cols);
         let row0 = blk.m * t.baseM as u32;
         let col0 = blk.n * t.baseN as u32;
@@ -666,7 +674,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                     } else {
                         (sm, sk, row0, k0)
                     };
-                    let h_al = align(h, if trans_a && c0 == 32 { 32 } else { 16 });
+                    let h_al = align(h, if trans_a && c0 >= 32 { c0 } else { 16 });
                     let src = l1_tile(l1, "A", h_al, w, r0, col)?;
                     let a2 = bufs.a2.alloc_tensor::<A>()?;
                     load_a(&a2, &src, rows, kw, h_al, trans_a)?;
@@ -675,7 +683,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 Operand::Gm(a) => {
                     let a1 = bufs.a1.alloc_tensor::<A>()?;
                     if vector_a {
-                        let bytes = kw * A::SIZE as u32;
+                        let bytes = bytes_of::<A>(kw);
                         let p = DataCopyParams {
                             block_count: 1,
                             block_len: bytes.div_ceil(32) as u16,
@@ -704,11 +712,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                         } else {
                             (rows, kw, org_ka, row0 as u64 * org_ka as u64 + k0 as u64)
                         };
-                        let h_al = if trans_a && c0 == 32 {
-                            align(h, 32)
-                        } else {
-                            align(h, 16)
-                        };
+                        let h_al = align(h, if trans_a && c0 >= 32 { c0 } else { 16 });
                         nd2nz(&a1, &a.at(off)?, h, w, src_d, h_al)?;
                         bufs.a1.enque(&a1)?;
                         let a1 = bufs.a1.deque::<A>()?;
@@ -728,7 +732,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                     } else {
                         (sk, sn, k0, col0)
                     };
-                    let h_al = align(h, if !trans_b && c0 == 32 { 32 } else { 16 });
+                    let h_al = align(h, if !trans_b && c0 >= 32 { c0 } else { 16 });
                     let src = l1_tile(l1, "B", h_al, w, r0, col)?;
                     let b2 = bufs.b2.alloc_tensor::<A>()?;
                     load_b(&b2, &src, kw, cols, h_al, trans_b)?;
@@ -741,11 +745,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                     } else {
                         (kw, cols, org_n, k0 as u64 * org_n as u64 + col0 as u64)
                     };
-                    let h_al = if !trans_b && c0 == 32 {
-                        align(h, 32)
-                    } else {
-                        align(h, 16)
-                    };
+                    let h_al = align(h, if !trans_b && c0 >= 32 { c0 } else { 16 });
                     nd2nz(&b1, &b.at(off)?, h, w, src_d, h_al)?;
                     bufs.b1.enque(&b1)?;
                     let b1 = bufs.b1.deque::<A>()?;
@@ -773,8 +773,11 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             } else {
                 0
             };
+            // The bias row starts C through cmatrixSource (the BiasTable from byte 0, as the
+            // device's Matmul issues it; the only form int4 has), or, placed elsewhere, as the
+            // bias operand.
             match (&c2, first) {
-                (Some(c2), true) => mmad(&co1, &a2, &b2, c2, p)?,
+                (Some(c2), true) if c2.get_phy_addr() != 0 => mmad(&co1, &a2, &b2, c2, p)?,
                 _ => mmad(&co1, &a2, &b2, (), p)?,
             }
             // A small Mmad leaves L0C before the next one may accumulate (the device's rule:
@@ -1067,7 +1070,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
 fn quant_mode(a: DType, c: DType, q: Quant, api: &'static str) -> Result<QuantMode> {
     use DType::*;
     Ok(match (a, c, q) {
-        (Half | Bfloat16 | Float, Float, _) | (Int8, Int32, _) => QuantMode::NoQuant,
+        (Half | Bfloat16 | Float, Float, _) | (Int8 | Int4, Int32, _) => QuantMode::NoQuant,
         (Half | Bfloat16 | Float, Half, _) => QuantMode::F322F16,
         (Half | Bfloat16 | Float, Bfloat16, _) => QuantMode::F322BF16,
         (Int8, Half, Quant::Scalar(_)) => QuantMode::DEQF16,
@@ -1091,7 +1094,7 @@ fn quant_mode(a: DType, c: DType, q: Quant, api: &'static str) -> Result<QuantMo
 
 /// ND -> NZ: `h` rows of `w` elements, rows `src_d` apart in GM, into an L1 tile whose C0
 /// column groups are `h_al` rows tall.
-fn nd2nz<T: Element>(
+fn nd2nz<T: TensorElement>(
     dst: &LocalTensor<T>,
     src: &GlobalTensor<T>,
     h: u32,
@@ -1099,6 +1102,12 @@ fn nd2nz<T: Element>(
     src_d: u32,
     h_al: u32,
 ) -> Result<()> {
+    // int4 moves as bytes: widths count bytes (two elements each).
+    let (w, src_d) = if T::BITS == 4 {
+        (w.div_ceil(2), src_d.div_ceil(2))
+    } else {
+        (w, src_d)
+    };
     if src_d > u16::MAX as u32 {
         return Err(err(
             "Matmul::Iterate",
@@ -1123,7 +1132,7 @@ fn nd2nz<T: Element>(
 /// The tile at (`row`, `col`) of a whole NZ matrix in L1 that is `h_al` rows tall and `w`
 /// columns wide (`what` names it in errors): NZ keeps columns in groups of C0 (32 bytes), each
 /// group `h_al` rows, so the tile starts at `(col / C0)·h_al·C0 + row·C0`.
-fn l1_tile<T: Element>(
+fn l1_tile<T: TensorElement>(
     l1: &LocalTensor<T>,
     what: &str,
     h_al: u32,
@@ -1132,7 +1141,7 @@ fn l1_tile<T: Element>(
     col: u32,
 ) -> Result<LocalTensor<T>> {
     const API: &str = "Matmul::Iterate";
-    let c0 = 32 / T::SIZE as u32;
+    let c0 = 256 / T::BITS;
     if !col.is_multiple_of(c0) {
         return Err(SimError::new(
             Category::Unsupported,
@@ -1161,9 +1170,8 @@ fn load_a<T: MmInput>(
     h_al: u32,
     trans: bool,
 ) -> Result<()> {
-    let es = T::SIZE as u32;
-    let c0 = 32 / es;
-    let fr = FRACTAL / es;
+    let c0 = 256 / T::BITS;
+    let fr = FRACTAL * 8 / T::BITS;
     let m1 = m.div_ceil(16);
     let k1 = k.div_ceil(c0);
     if !trans {
@@ -1174,8 +1182,8 @@ fn load_a<T: MmInput>(
         }
         return Ok(());
     }
-    match es {
-        2 => {
+    match T::BITS {
+        16 => {
             // L1 holds Aᵀ (K rows): fractal (k, m) at m·(h_al/16) + k; each one transposed.
             for i in 0..m1 {
                 let p = LoadData2DParams::new((i * h_al / 16) as u16, k1 as u8, 1, 0, 0, true, 0);
@@ -1203,9 +1211,8 @@ fn load_b<T: MmInput>(
     h_al: u32,
     trans: bool,
 ) -> Result<()> {
-    let es = T::SIZE as u32;
-    let c0 = 32 / es;
-    let fr = FRACTAL / es;
+    let c0 = 256 / T::BITS;
+    let fr = FRACTAL * 8 / T::BITS;
     let n1 = n.div_ceil(16);
     let k1 = k.div_ceil(c0);
     if trans {
@@ -1216,8 +1223,8 @@ fn load_b<T: MmInput>(
         }
         return Ok(());
     }
-    match es {
-        2 => {
+    match T::BITS {
+        16 => {
             // Fractal (k, n) of L1 at n·(h_al/16) + k, each transposed.
             for kk in 0..k1 {
                 let p = LoadData2DParams::new(kk as u16, n1 as u8, (h_al / 16) as u16, 0, 0, true, 0);
@@ -1225,14 +1232,23 @@ fn load_b<T: MmInput>(
             }
             Ok(())
         }
-        1 => {
-            // 32 × 32 squares (two stacked fractals) transposed into two 32 × 16 fractals;
-            // rows of Mmad's `ceil(n / 16)` fractals, so with an odd count the spare fractal of
-            // a row's last square is overwritten by the next row (in order on PIPE_MTE1).
-            let n2 = n.div_ceil(32);
+        8 | 4 => {
+            // C0 × C0 squares (two stacked fractals of int8, four of int4) transposed into as
+            // many C0 × 16 fractals; rows of Mmad's `ceil(n / 16)` fractals, so the spare
+            // fractals of a row's last square are overwritten by the next row (in order on
+            // PIPE_MTE1).
+            let per = c0 / 16;
+            let squares = n.div_ceil(c0);
             for kk in 0..k1 {
-                let p = LoadData2dTransposeParams::new(0, n2 as u8, (h_al / 32) as u16, 1, 0, false);
-                load_data_with_transpose(&b2.at(kk * n1 * fr)?, &b1.at(kk * 2 * fr)?, p)?;
+                let p = LoadData2dTransposeParams::new(
+                    0,
+                    squares as u8,
+                    (h_al / c0) as u16,
+                    (per - 1) as u16,
+                    0,
+                    false,
+                );
+                load_data_with_transpose(&b2.at(kk * n1 * fr)?, &b1.at(kk * per * fr)?, p)?;
             }
             Ok(())
         }

@@ -5,7 +5,7 @@
 use super::kernel::{MatmulCore, MmInput};
 use super::spec::MatmulSpec;
 use super::tiling::TCubeTiling;
-use crate::dtype::{bf16, f16, DType, Element};
+use crate::dtype::{bf16, f16, DType, Element, TensorElement};
 use crate::error::{Category, Result, SimError};
 use crate::{GlobalTensor, GmAddr, LocalTensor, TPipe};
 
@@ -23,7 +23,7 @@ pub struct GmOperand {
 
 impl GmOperand {
     /// The operand as a tensor of `T`, which must be its type.
-    fn tensor<T: Element>(&self, api: &'static str, what: &str) -> Result<GlobalTensor<T>> {
+    fn tensor<T: TensorElement>(&self, api: &'static str, what: &str) -> Result<GlobalTensor<T>> {
         if self.dtype != T::DTYPE {
             return Err(SimError::new(
                 Category::Type,
@@ -41,7 +41,7 @@ impl GmOperand {
     }
 
     /// A tensor's operand.
-    pub fn of<T: Element>(g: &GlobalTensor<T>, api: &'static str) -> Result<GmOperand> {
+    pub fn of<T: TensorElement>(g: &GlobalTensor<T>, api: &'static str) -> Result<GmOperand> {
         Ok(GmOperand {
             addr: g.gm(api)?.clone(),
             size: g.get_size(),
@@ -169,9 +169,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulOps for MatmulCore<A, C, Bias>
     }
 }
 
-/// A Matmul of `spec`'s element types: A and B the same input type (half, bfloat16, float or
-/// int8), C float/half (half input), float/bfloat16 (bfloat16), float (float), int32/half/int8
-/// (int8); the bias float, half, bfloat16 or int32.
+/// A Matmul of `spec`'s element types: A and B the same input type (half, bfloat16, float,
+/// int8 or int4), C float/half (half input), float/bfloat16 (bfloat16), float (float),
+/// int32/half/int8 (int8), int32 (int4); the bias float, half, bfloat16 or int32.
 pub fn new_matmul(spec: MatmulSpec) -> Result<Box<dyn MatmulOps>> {
     use DType::*;
     macro_rules! bias {
@@ -199,6 +199,7 @@ pub fn new_matmul(spec: MatmulSpec) -> Result<Box<dyn MatmulOps>> {
         (Int8, Int32) => bias!(i8, i32),
         (Int8, Half) => bias!(i8, f16),
         (Int8, Int8) => bias!(i8, i8),
+        (Int4, Int32) => bias!(crate::dtype::Int4, i32),
         _ => Err(unsupported(&spec)),
     }
 }
@@ -208,7 +209,7 @@ fn unsupported(spec: &MatmulSpec) -> SimError {
         Category::Unsupported,
         "Matmul",
         format!(
-            "A {}, B {}, C {}, bias {}: not a type combination of the Matmul (half/bfloat16/float/int8 inputs with their accumulator or converted outputs)",
+            "A {}, B {}, C {}, bias {}: not a type combination of the Matmul (half/bfloat16/float/int8/int4 inputs with their accumulator or converted outputs)",
             spec.a.dtype, spec.b.dtype, spec.c.dtype, spec.bias.dtype
         ),
     )

@@ -81,6 +81,8 @@ pub enum MmDataType {
     Int32 = 3,
     /// `DT_BF16`.
     Bf16 = 27,
+    /// `DT_INT4` (`int4b_t`, two to a byte).
+    Int4 = 29,
     /// `DT_BFLOAT16` (the same type as `DT_BF16`).
     Bfloat16 = 33,
 }
@@ -263,6 +265,14 @@ fn align_up(a: i64, b: i64) -> i64 {
     ceil_div(a, b) * b
 }
 
+/// Bits of an A or B element type (int4 has 4), `None` for a number the tiling does not accept.
+fn dtype_bits(dt: i32) -> Option<i64> {
+    match dt {
+        29 => Some(4),
+        dt => dtype_bytes(dt).map(|b| b * 8),
+    }
+}
+
 /// Bytes of a Matmul element type, `None` for a number the tiling does not accept.
 fn dtype_bytes(dt: i32) -> Option<i64> {
     match dt {
@@ -279,6 +289,7 @@ fn dtype_name(dt: i32) -> String {
         1 => "DT_FLOAT16".into(),
         2 => "DT_INT8".into(),
         3 => "DT_INT32".into(),
+        29 => "DT_INT4".into(),
         27 => "DT_BF16".into(),
         33 => "DT_BFLOAT16".into(),
         n => format!("DataType({n})"),
@@ -519,13 +530,14 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
         k => return err(format!("unknown tiling class {k}")),
     };
     // ---- types ----
-    let sa = dtype_bytes(r.a_dtype).ok_or_else(|| {
+    // A and B in bits per element (int4 is half a byte), C and the bias in bytes.
+    let sa = dtype_bits(r.a_dtype).ok_or_else(|| {
         format!(
             "MatmulApi Tiling : SetAType dataType {} is not supported",
             dtype_name(r.a_dtype)
         )
     })?;
-    let sb = dtype_bytes(r.b_dtype).ok_or_else(|| {
+    let sb = dtype_bits(r.b_dtype).ok_or_else(|| {
         format!(
             "MatmulApi Tiling : SetBType dataType {} is not supported",
             dtype_name(r.b_dtype)
@@ -540,7 +552,7 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     let same_ab = r.a_dtype == r.b_dtype || (is_bf16(r.a_dtype) && is_bf16(r.b_dtype));
     if !same_ab || r.a_dtype == 3 {
         return err(format!(
-            "A type {} with B type {} is not a Matmul input pair (half/half, bfloat16/bfloat16, float/float, int8/int8)",
+            "A type {} with B type {} is not a Matmul input pair (half/half, bfloat16/bfloat16, float/float, int8/int8, int4/int4)",
             dtype_name(r.a_dtype),
             dtype_name(r.b_dtype)
         ));
@@ -552,8 +564,14 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
             dtype_name(r.a_dtype)
         ));
     }
+    if r.a_dtype == 29 && series == Series::T910 {
+        return err(
+            "DT_INT4 inputs are not supported on this product (its cube has no int4)".into(),
+        );
+    }
     let c_ok = match r.a_dtype {
         1 => matches!(r.c_dtype, 0 | 1),
+        29 => r.c_dtype == 3,
         27 | 33 => r.c_dtype == 0 || is_bf16(r.c_dtype),
         0 => r.c_dtype == 0,
         _ => matches!(r.c_dtype, 1..=3),
@@ -567,7 +585,7 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     }
     let bias_bytes = if r.is_bias != 0 {
         let ok = match r.a_dtype {
-            2 => r.bias_dtype == 3,
+            2 | 29 => r.bias_dtype == 3,
             _ => matches!(r.bias_dtype, 0 | 1) || is_bf16(r.bias_dtype),
         };
         if !ok {
@@ -673,7 +691,7 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
         ));
     }
 
-    let c0_a = 32 / sa; // 16 half, 8 float, 32 int8
+    let c0_a = 256 / sa; // 16 half, 8 float, 32 int8, 64 int4
     let k_align = c0_a.max(16);
     // NZ inputs: the page's alignment of the original shape.
     if r.a_format == 1 && (org_m % 16 != 0 || (org_ka as i64) % c0_a != 0) {
@@ -742,12 +760,12 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     let a_blk = if r.a_pos == 13 {
         0
     } else {
-        base.m * base.k * sa
+        base.m * base.k * sa / 8
     };
     let b_blk = if r.b_pos == 13 {
         0
     } else {
-        base.n * base.k * sb
+        base.n * base.k * sb / 8
     };
     let budget = l1 - bias_l1;
     let k_tiles = ceil_div(sc_k, base.k);
@@ -868,14 +886,14 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     if ub_products {
         let mdl = r.mm_config_type == 1;
         if r.a_format == 0 {
-            let mut a = base.m * base.k * sa;
+            let mut a = base.m * base.k * sa / 8;
             if mdl {
                 a *= step_k * step_m;
             }
             trans = trans.max(a);
         }
-        if r.b_format == 0 || (sb == 1 && r.b_format == 1 && r.b_trans == 0) {
-            let mut b = base.n * base.k * sb;
+        if r.b_format == 0 || (sb == 8 && r.b_format == 1 && r.b_trans == 0) {
+            let mut b = base.n * base.k * sb / 8;
             if mdl {
                 b *= step_k * step_n;
             }
@@ -889,7 +907,7 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
         } else {
             0
         };
-        if sa == 1 {
+        if sa == 8 {
             bias_len = bias_len.max(base.n * 8);
         }
         trans = trans.max(bias_len);
@@ -902,16 +920,16 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     if ub_products {
         let mut a_ub = 0;
         let mut b_ub = 0;
-        if r.a_trans == 0 && (sc_k * sa) % 32 != 0 {
+        if r.a_trans == 0 && (sc_k * sa) % 256 != 0 {
             a_ub = base.m * 32;
         }
-        if r.a_trans != 0 && (sc_m * sa) % 32 != 0 {
+        if r.a_trans != 0 && (sc_m * sa) % 256 != 0 {
             a_ub = base.k * 32;
         }
-        if r.b_trans == 0 && (sc_n * sb) % 32 != 0 {
+        if r.b_trans == 0 && (sc_n * sb) % 256 != 0 {
             b_ub = base.k * 32;
         }
-        if r.b_trans != 0 && (sc_k * sb) % 32 != 0 {
+        if r.b_trans != 0 && (sc_k * sb) % 256 != 0 {
             b_ub = base.n * 32;
         }
         if r.a_pos == 13 {
@@ -946,11 +964,11 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
     }
     if r.batch_num > 0 {
         let bias = if r.is_bias != 0 {
-            sc_n * r.batch_num as i64 * sa
+            sc_n * r.batch_num as i64 * sa / 8
         } else {
             0
         };
-        let need = (sc_m * sc_k + sc_n * sc_k) * r.batch_num as i64 * sa + bias;
+        let need = (sc_m * sc_k + sc_n * sc_k) * r.batch_num as i64 * sa / 8 + bias;
         if need > l1 {
             return err(format!(
                 "the A and B matrices of {} batches need {need} bytes of L1, more than the {l1} available",
@@ -1090,9 +1108,11 @@ fn split_cores(
     }
 }
 
-/// Element and buffer sizes the block choice works with.
+/// Element and buffer sizes the block choice works with (buffers in bytes).
 struct Sizes {
+    /// Bits of an A element.
     sa: i64,
+    /// Bits of a B element.
     sb: i64,
     bias_bytes: i64,
     k_align: i64,
@@ -1156,13 +1176,13 @@ fn choose_base(
             r.base_m, r.base_n
         ));
     }
-    if r.base_m > 0 && r.base_k > 0 && r.base_m as i64 * r.base_k as i64 * sa > l0a {
+    if r.base_m > 0 && r.base_k > 0 && r.base_m as i64 * r.base_k as i64 * sa / 8 > l0a {
         return err(format!(
             "baseM * baseK ({} x {}) is larger than L0A ({l0a} bytes)",
             r.base_m, r.base_k
         ));
     }
-    if r.base_n > 0 && r.base_k > 0 && r.base_n as i64 * r.base_k as i64 * sb > l0b {
+    if r.base_n > 0 && r.base_k > 0 && r.base_n as i64 * r.base_k as i64 * sb / 8 > l0b {
         return err(format!(
             "baseN * baseK ({} x {}) is larger than L0B ({l0b} bytes)",
             r.base_n, r.base_k
@@ -1217,11 +1237,12 @@ fn choose_base(
                 k_align
             };
             let fit = |db: i64| {
-                ((l0a / (db * bm * sa)).min(l0b / (db * bn * sb)) / k_align * k_align).min(k_hi)
+                ((l0a * 8 / (db * bm * sa)).min(l0b * 8 / (db * bn * sb)) / k_align * k_align)
+                    .min(k_hi)
             };
             let bk = if r.base_k > 0 {
                 let bk = r.base_k as i64;
-                if bm * bk * sa > l0a || bn * bk * sb > l0b {
+                if bm * bk * sa / 8 > l0a || bn * bk * sb / 8 > l0b {
                     continue;
                 }
                 bk
@@ -1238,9 +1259,9 @@ fn choose_base(
                 continue;
             };
             // Each side double-buffers its L0 when two blocks fit (the vendor's rule).
-            let db_a = if 2 * bm * bk * sa <= l0a { 2 } else { 1 };
-            let db_b = if 2 * bn * bk * sb <= l0b { 2 } else { 1 };
-            if bm * bk * sa + bn * bk * sb + bias_l1(bn) > l1 {
+            let db_a = if 2 * bm * bk * sa / 8 <= l0a { 2 } else { 1 };
+            let db_b = if 2 * bn * bk * sb / 8 <= l0b { 2 } else { 1 };
+            if bm * bk * sa / 8 + bn * bk * sb / 8 + bias_l1(bn) > l1 {
                 continue;
             }
             if ub_block > 0 && bm * bn * ub_block + 32 * bm.max(bn).max(bk) + 32 > ub {
@@ -1248,7 +1269,7 @@ fn choose_base(
             }
             let blocks = (ceil_div(sc_m, bm) * ceil_div(sc_n, bn) * ceil_div(sc_k, bk)) as f64;
             let mad = (bm * bn * bk) as f64 / 4096.0;
-            let load = ((bm * sa + bn * sb) * bk) as f64 / 128.0;
+            let load = ((bm * sa + bn * sb) * bk) as f64 / 1024.0;
             let out = (bm * bn) as f64 / 64.0 / ceil_div(sc_k, bk) as f64;
             let cost = blocks * (mad + load + out + 32.0);
             let cand = Base {
