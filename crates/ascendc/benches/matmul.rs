@@ -43,7 +43,12 @@ fn tiling(m: u32, n: u32, k: u32, a: D, c: D) -> TCubeTiling {
 }
 
 /// C = A × B on one cube core, whole matrices.
-fn simulate<A: MmInput, C: Element>(t: &TCubeTiling, spec: MatmulSpec, a: &[A], b: &[A]) -> Vec<C> {
+fn simulate<A: MmInput + Element, C: Element>(
+    t: &TCubeTiling,
+    spec: MatmulSpec,
+    a: &[A],
+    b: &[A],
+) -> Vec<C> {
     let (ga, gb) = (GmBuffer::from_slice(a), GmBuffer::from_slice(b));
     let gc = GmBuffer::zeroed(t.M as usize * t.N as usize * C::SIZE);
     let (aa, ba, ca, t) = (ga.addr(), gb.addr(), gc.addr(), *t);
