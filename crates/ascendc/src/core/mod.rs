@@ -239,6 +239,28 @@ impl Core {
         );
     }
 
+    /// Records a cube instruction (PIPE_M) that keeps the cube busy for `steps` cycles (the
+    /// timing model's key: see `timing::table::cube_steps`).
+    pub fn issue_cube(
+        &mut self,
+        api: &'static str,
+        loc: SourceLoc,
+        accesses: &[Access],
+        steps: u32,
+    ) {
+        if self.ia.active() {
+            self.ia.check(Pipe::M, api, accesses);
+        }
+        self.trace.record_lanes(
+            Pipe::M,
+            api,
+            InstrKind::Op,
+            loc,
+            accesses,
+            steps.min(u16::MAX as u32) as u16,
+        );
+    }
+
     /// Records a `PipeBarrier`.
     pub fn barrier(&mut self, pipe: Pipe, api: &'static str, loc: SourceLoc) {
         self.trace.record(pipe, api, InstrKind::Barrier, loc, &[]);

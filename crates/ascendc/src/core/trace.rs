@@ -254,8 +254,9 @@ pub struct Instr {
     pub kind: InstrKind,
     /// Kernel source line of the API call.
     pub location: SourceLoc,
-    /// Lanes per repeat of a vector instruction (`256 / widest element size` bytes, at most 128;
-    /// 0 for other instructions): the timing model's key for per-type throughput.
+    /// Lanes per repeat of a vector instruction (`256 / widest element size` bytes, at most 128),
+    /// the cube cycles of a PIPE_M instruction (`timing::table::cube_steps`), 0 for others: the
+    /// timing model's key for per-type throughput.
     pub lanes: u16,
     accesses: (u32, u32),
 }

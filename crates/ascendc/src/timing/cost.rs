@@ -102,7 +102,10 @@ pub(crate) fn cost_of(
                     ..Cost::default()
                 }
             }
-            Pipe::M | Pipe::ALL => fixed(1),
+            // The cube: the cycles its Mmad recorded (the documented m1·n1·k1 over the cube's
+            // parallelism), at least one.
+            Pipe::M => fixed((ins.lanes as u64).max(1)),
+            Pipe::ALL => fixed(1),
             Pipe::MTE1 | Pipe::MTE2 | Pipe::MTE3 | Pipe::FIX => dma_cost(table, acc),
         },
     }

@@ -173,6 +173,19 @@ const A2_RATES: &[VectorRate] = &[
     rate("Gather", 64, 13),
 ];
 
+/// Cycles the cube spends on one `Mmad` of `m × n × k` with inputs of `bits` bits (`hf32`: float
+/// inputs in HF32 mode): `ceil(m/16) · ceil(n/16) · ceil(k/k0) · k0/cube_k`, the theoretical
+/// figure of the vendor's Cube performance table (`api/附录/Cube指令理论性能汇总.md`, table 1,
+/// `__NPU_ARCH__` 2201): the cube takes 16 × 16 × cube_k per cycle, cube_k = k0 for half,
+/// bfloat16, int8 and int4 (16, 16, 32, 64) and for HF32 (8), and 4 for float (k0 8), so float
+/// runs at half rate. The head overhead Δt is not published and is not added. The other
+/// products' cubes are taken to be the same (an estimate).
+pub fn cube_steps(m: u32, n: u32, k: u32, bits: u32, hf32: bool) -> u32 {
+    let k0 = 256 / bits;
+    let per_chunk = if bits == 32 && !hf32 { 2 } else { 1 };
+    m.div_ceil(16) * n.div_ceil(16) * k.div_ceil(k0) * per_chunk
+}
+
 /// On-chip path bandwidths of `__NPU_ARCH__` 2201 (`guide/编程指南/高级编程/硬件实现/架构规格/
 /// NPU架构版本2201.md`, "不同数据通路的带宽") and UB → UB DataCopy (vector table 3: 256 B/cycle).
 const A2_PATHS: &[LocalPath] = &[

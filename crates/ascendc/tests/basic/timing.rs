@@ -3,6 +3,7 @@
 
 use crate::trace_json;
 
+use ascendc::api::cube::mode::{set_hf32_mode, HF32Mode};
 use ascendc::chip::ChipProfile;
 use ascendc::core::trace::{InstrKind, Pipe};
 use ascendc::prelude::*;
@@ -633,4 +634,54 @@ fn the_report_names_the_longest_stalls_by_call_site_and_event() {
             "{text}"
         );
     }
+}
+
+/// Cycles the cube is busy for one `Mmad` of `m × n × k` on `T` inputs (operands uninitialised
+/// memory is fine: only the cost is read).
+fn mmad_cycles<T: TensorElement>(m: u16, n: u16, k: u16, hf32: bool) -> u64 {
+    let report = Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .report(true)
+        .run(move || {
+            let mut pipe = TPipe::new();
+            let mut a = TBuf::<QuePosition::A2>::new();
+            let mut b = TBuf::<QuePosition::B2>::new();
+            let mut c = TBuf::<QuePosition::CO1>::new();
+            pipe.init_buffer(&mut a, 1, 32 * 1024)?;
+            pipe.init_buffer(&mut b, 1, 32 * 1024)?;
+            pipe.init_buffer(&mut c, 1, 64 * 1024)?;
+            if hf32 {
+                set_hf32_mode(HF32Mode::Enable)?;
+            }
+            let dst = c.get::<i32>()?;
+            let (fm, filter) = (a.get::<T>()?, b.get::<T>()?);
+            if matches!(T::DTYPE, ascendc::DType::Float | ascendc::DType::Half) {
+                mmad(
+                    &dst.reinterpret_cast::<f32>(),
+                    &fm,
+                    &filter,
+                    (),
+                    MmadParams::new(m, n, k, false),
+                )
+            } else {
+                mmad(&dst, &fm, &filter, (), MmadParams::new(m, n, k, false))
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let t = report.timeline.unwrap();
+    let c = &t.cores[0];
+    let i = c.slices.iter().position(|s| s.api == "Mmad").unwrap();
+    c.costs[i].busy
+}
+
+#[test]
+fn mmad_cycles_follow_the_documented_cube_parallelism() {
+    // 16 × 16 × cube_k per cycle (the vendor's Cube performance table): half k0 = cube_k = 16,
+    // int8 32, int4 64, float k0 8 at cube_k 4 (half rate), HF32 cube_k 8; tails count whole.
+    assert_eq!(mmad_cycles::<f16>(64, 64, 64, false), 4 * 4 * 4);
+    assert_eq!(mmad_cycles::<f16>(33, 20, 17, false), 3 * 2 * 2);
+    assert_eq!(mmad_cycles::<i8>(64, 64, 64, false), 4 * 4 * 2);
+    assert_eq!(mmad_cycles::<Int4>(64, 64, 128, false), 4 * 4 * 2);
+    assert_eq!(mmad_cycles::<f32>(32, 32, 32, false), 2 * 2 * 4 * 2);
+    assert_eq!(mmad_cycles::<f32>(32, 32, 32, true), 2 * 2 * 4);
 }

@@ -21,7 +21,6 @@ use super::{local_access, operand, require};
 use crate::api::context::with_core;
 use crate::api::tensor::LocalTensor;
 use crate::chip::Product;
-use crate::core::trace::Pipe;
 use crate::core::Core;
 use crate::dtype::{DType, Element, TensorElement};
 use crate::error::{Category, Result, SimError, SourceLoc};
@@ -481,6 +480,8 @@ fn run<D: Element, U: TensorElement, S: TensorElement>(
             (n * 4) as u64,
         ));
     }
-    core.issue(Pipe::M, API, loc, &acc);
+    let steps =
+        crate::timing::table::cube_steps(m as u32, n as u32, k as u32, U::BITS, core.cube.hf32);
+    core.issue_cube(API, loc, &acc, steps);
     Ok(())
 }

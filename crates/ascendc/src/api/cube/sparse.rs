@@ -307,7 +307,8 @@ pub fn mmad_with_sparse(
         if accumulate {
             acc.push(local_access(false, dst, c_need));
         }
-        core.issue(Pipe::M, MMAD, loc, &acc);
+        let steps = crate::timing::table::cube_steps(p.m as u32, p.n as u32, p.k as u32, 8, false);
+        core.issue_cube(MMAD, loc, &acc, steps);
         Ok(())
     })
 }
