@@ -732,10 +732,8 @@ public:
     void SetUserDefInfo(const uint64_t) {}
     void SetSelfDefineData(const uint64_t) {}
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0, detail::Loc loc = detail::Loc()) {
-        (void)transMode;
-        if (enableHF32) {
-            detail::Check(ascendc_mm_call(H(loc), 3, 0, loc));
-        }
+        uint64_t word = (static_cast<uint64_t>(static_cast<uint32_t>(transMode)) << 1) | (enableHF32 ? 1u : 0u);
+        detail::Check(ascendc_mm_call(H(loc), 3, word, loc));
     }
 
     template <bool sync = true>

@@ -309,7 +309,7 @@ pub unsafe extern "C" fn ascendc_mm_set_local(
 }
 
 /// `DisableBias()` / `ClearBias()` (0), `SetQuantScalar(word)` (1), `End()` (2),
-/// `SetHF32(true)` (3, not modelled: an error).
+/// `SetHF32(enableHF32, transMode)` (3: `word` bit 0 the enable, the bits above the transMode).
 ///
 /// # Safety
 /// `h` from [`ascendc_mm_new`].
@@ -326,11 +326,8 @@ pub unsafe extern "C" fn ascendc_mm_call(
             0 => h.disable_bias(),
             1 => h.set_quant_scalar(word),
             2 => h.end(),
-            _ => Err(SimError::new(
-                Category::Unsupported,
-                "Matmul::SetHF32",
-                "the HF32 mode (fp32 inputs rounded to HF32 before Mmad) is not modelled",
-            )),
+            // SetHF32: bit 0 enable, the transMode in the bits above.
+            _ => h.set_hf32(word & 1 != 0, (word >> 1) as i32),
         }
     })
 }

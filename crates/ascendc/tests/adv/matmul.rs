@@ -7,6 +7,7 @@ use ascendc::adv::matmul::{
     CubeFormat, MatmulConfig, MatmulCore, MatmulSpec, MatmulTilingRequest, MmDataType as D,
     MmInput, MmPosition as P, TCubeTiling, TilingKind,
 };
+use ascendc::api::cube::mode::round_hf32;
 use ascendc::chip::ChipProfile;
 use ascendc::prelude::*;
 use ascendc::{DType, LaunchError, LaunchReport, Severity, TPosition};
@@ -757,6 +758,83 @@ fn int4_to_int32_exact_with_bias() {
                         })
                         .sum::<i32>();
                 assert_eq!(got[i * nu + j], want, "{m}x{n}x{k} tb {tb} C[{i}][{j}]");
+            }
+        }
+    }
+}
+
+#[test]
+fn float_matmul_with_hf32_rounds_the_inputs_first() {
+    // SetHF32(true, transMode): every float input is rounded to HF32 (11 mantissa bits; ties to
+    // even, or away from zero with transMode 1), then the cube's float order (8-wide fractals).
+    // B is given transposed (n × k), as float B must be.
+    let (m, n, k) = (40usize, 24usize, 50usize);
+    let p = ChipProfile::by_name("A2").unwrap();
+    let t = tiling(
+        p,
+        (m as u32, n as u32, k as u32),
+        (D::Float, D::Float),
+        (false, true),
+        false,
+        None,
+    );
+    let val = |i: usize, s: u32| {
+        let x = (i as u32).wrapping_mul(2_654_435_761).wrapping_add(s);
+        f32::from_bits(0x3f80_0000 | (x >> 9)) - 1.5
+    };
+    let a: Vec<f32> = (0..m * k).map(|i| val(i, 1)).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| val(i, 2)).collect();
+    for (hf32, mode) in [(false, 0), (true, 0), (true, 1)] {
+        let (ga, gb) = (GmBuffer::from_slice(&a), GmBuffer::from_slice(&b));
+        let gc = GmBuffer::zeroed(m * n * 4);
+        let (aa, ba, ca) = (ga.addr(), gb.addr(), gc.addr());
+        Launch::new(1)
+            .kernel_mode(KernelMode::Aic)
+            .check_hazards(true)
+            .run(move || {
+                let mut pipe = TPipe::new();
+                let mut spec = MatmulSpec::gm(DType::Float, DType::Float, DType::Float);
+                spec.b = spec.b.transposable();
+                let mut mm = MatmulCore::<f32, f32, f32>::new(spec);
+                mm.init(&mut pipe, &t)?;
+                mm.set_hf32(hf32, mode)?;
+                let (mut x, mut y, mut z) = (
+                    GlobalTensor::<f32>::new(),
+                    GlobalTensor::<f32>::new(),
+                    GlobalTensor::<f32>::new(),
+                );
+                x.set_global_buffer(aa.clone());
+                y.set_global_buffer(ba.clone());
+                z.set_global_buffer(ca.clone());
+                mm.set_tensor_a(&x, false)?;
+                mm.set_tensor_b(&y, true)?;
+                mm.iterate_all(&z, 0)?;
+                mm.end()
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        let r = |v: f32| {
+            if hf32 {
+                round_hf32(v, mode == 1) as f64
+            } else {
+                v as f64
+            }
+        };
+        let got = gc.to_vec::<f32>();
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = 0f32;
+                for f in (0..k).step_by(8) {
+                    let mut s = acc as f64;
+                    for kk in f..(f + 8).min(k) {
+                        s += r(a[i * k + kk]) * r(b[j * k + kk]);
+                    }
+                    acc = s as f32;
+                }
+                assert_eq!(
+                    got[i * n + j].to_bits(),
+                    acc.to_bits(),
+                    "hf32 {hf32} mode {mode} C[{i}][{j}]"
+                );
             }
         }
     }

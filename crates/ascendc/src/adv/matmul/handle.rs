@@ -236,6 +236,13 @@ impl MatmulHandle {
         })
     }
 
+    /// `SetHF32(enableHF32, transMode)` (on the cube core that computes).
+    pub fn set_hf32(&mut self, enable: bool, trans_mode: i32) -> Result<()> {
+        self.run("Matmul::SetHF32", None, Lock::Keep, move |m, _| {
+            m.set_hf32(enable, trans_mode)
+        })
+    }
+
     /// `SetQuantVector(gm)`.
     pub fn set_quant_vector(&mut self, words: GmOperand) -> Result<()> {
         self.run("Matmul::SetQuantVector", None, Lock::Keep, move |m, _| {

@@ -15,6 +15,7 @@ use crate::api::cube::load::{
     load_data, load_data_with_transpose, LoadData2DParams, LoadData2dTransposeParams,
 };
 use crate::api::cube::mmad::{mmad, MmadParams};
+use crate::api::cube::mode::{set_hf32_mode, set_hf32_trans_mode, HF32Mode, HF32TransMode};
 use crate::api::data_copy::nz::Nd2NzParams;
 use crate::api::data_copy::{data_copy, DataCopyParams};
 use crate::dtype::{bf16, f16, DType, Element, Int4, TensorElement};
@@ -408,6 +409,27 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
     /// `DisableBias()` / `ClearBias()`.
     pub fn disable_bias(&mut self) {
         self.bias = None;
+    }
+
+    /// `SetHF32(enableHF32, transMode)`: float inputs are rounded to HF32 before each Mmad
+    /// (the cube core's `SetHF32Mode`), ties away from zero with `transMode` 1 (else to even).
+    pub fn set_hf32(&mut self, enable: bool, trans_mode: i32) -> Result<()> {
+        if !matches!(trans_mode, 0 | 1) {
+            return Err(err(
+                "Matmul::SetHF32",
+                format!("transMode is {trans_mode}: 0 (ties to even) or 1 (ties away from zero)"),
+            ));
+        }
+        set_hf32_mode(if enable {
+            HF32Mode::Enable
+        } else {
+            HF32Mode::Disable
+        })?;
+        set_hf32_trans_mode(if trans_mode == 1 {
+            HF32TransMode::NearestZero
+        } else {
+            HF32TransMode::NearestEven
+        })
     }
 
     /// `SetQuantScalar(word)`.

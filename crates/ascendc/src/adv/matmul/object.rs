@@ -72,6 +72,8 @@ pub trait MatmulOps {
     fn disable_bias(&mut self);
     /// `SetQuantScalar(word)`.
     fn set_quant_scalar(&mut self, word: u64);
+    /// `SetHF32(enableHF32, transMode)`.
+    fn set_hf32(&mut self, enable: bool, trans_mode: i32) -> Result<()>;
     /// `SetQuantVector(gm)`.
     fn set_quant_vector(&mut self, words: &GmOperand) -> Result<()>;
     /// `Iterate()`.
@@ -130,6 +132,9 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulOps for MatmulCore<A, C, Bias>
     }
     fn set_quant_scalar(&mut self, word: u64) {
         MatmulCore::set_quant_scalar(self, word)
+    }
+    fn set_hf32(&mut self, enable: bool, trans_mode: i32) -> Result<()> {
+        MatmulCore::set_hf32(self, enable, trans_mode)
     }
     fn set_quant_vector(&mut self, words: &GmOperand) -> Result<()> {
         let g = words.tensor::<u64>("Matmul::SetQuantVector", "the quantisation words")?;
