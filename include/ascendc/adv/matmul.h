@@ -461,6 +461,7 @@ struct AscMmType {
     uint8_t trans;
     uint8_t layout;
     uint8_t ibShare;
+    uint8_t sparse;
 };
 struct AscMmSpec {
     AscMmType types[4];
@@ -508,6 +509,21 @@ struct MatmulType {
     constexpr static bool ibShare = IBSHARE;
     constexpr static TPosition srcPos = SRCPOS;
 };
+
+// A 4:2 densified (sparse) B: an int8 MatmulType whose index matrix (NZ, uint8) comes with
+// SetSparseIndex, from INDEX_POSITION.
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+    constexpr static TPosition indexPosition = INDEX_POSITION;
+};
+
+namespace detail {
+template <typename M, typename = void>
+struct HasIndexPosition : std::false_type {};
+template <typename M>
+struct HasIndexPosition<M, std::void_t<decltype(M::indexPosition)>> : std::true_type {};
+}  // namespace detail
 
 // The accumulator (L0C) type of an input type.
 template <typename T>
@@ -573,9 +589,10 @@ constexpr const MatmulConfig& ConfigOf(const C& c) {
 
 template <typename M>
 constexpr AscMmType MmTypeOf() {
-    return AscMmType{static_cast<uint8_t>(M::pos), static_cast<uint8_t>(M::format), dtype<typename M::T>,
-                     static_cast<uint8_t>(M::isTrans), static_cast<uint8_t>(M::layout),
-                     static_cast<uint8_t>(M::ibShare)};
+    return AscMmType{static_cast<uint8_t>(M::pos),     static_cast<uint8_t>(M::format),
+                     dtype<typename M::T>,             static_cast<uint8_t>(M::isTrans),
+                     static_cast<uint8_t>(M::layout),  static_cast<uint8_t>(M::ibShare),
+                     HasIndexPosition<M>::value ? uint8_t{1} : uint8_t{0}};
 }
 
 #ifdef ASCENDC_CUBE_ONLY
@@ -713,6 +730,10 @@ public:
     }
     void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor, detail::Loc loc = detail::Loc()) {
         SetGm(3, quantTensor, false, loc);
+    }
+    // The index matrix of a SparseMatmulType B (NZ: 16 rows of 8 bytes per fractal).
+    void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal, detail::Loc loc = detail::Loc()) {
+        SetGm(5, indexGlobal, false, loc);
     }
     template <class T>
     void SetWorkspace(GlobalTensor<T>& addr, detail::Loc loc = detail::Loc()) {

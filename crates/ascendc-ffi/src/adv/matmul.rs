@@ -27,6 +27,8 @@ pub struct AscMmType {
     pub layout: u8,
     /// `IBSHARE`.
     pub ib_share: u8,
+    /// `SparseMatmulType` (an index matrix comes with it).
+    pub sparse: u8,
 }
 
 /// A Matmul's declaration as C++ passes it: the four types and the config's switches.
@@ -85,6 +87,7 @@ fn mat_type(t: &AscMmType) -> Result<MatType, SimError> {
         trans: t.trans != 0,
         layout: t.layout,
         ib_share: t.ib_share != 0,
+        sparse: t.sparse != 0,
     })
 }
 
@@ -252,8 +255,8 @@ pub unsafe extern "C" fn ascendc_mm_set_tail(
     call(loc, || (*h).set_tail(m, n, k))
 }
 
-/// `SetTensorA` (0), `SetTensorB` (1), `SetBias` (2), `SetQuantVector` (3) and `SetWorkspace`
-/// (4) with a GM tensor of element type `elem`.
+/// `SetTensorA` (0), `SetTensorB` (1), `SetBias` (2), `SetQuantVector` (3), `SetWorkspace`
+/// (4) and `SetSparseIndex` (5) with a GM tensor of element type `elem`.
 ///
 /// # Safety
 /// `h` from [`ascendc_mm_new`]; `g` valid.
@@ -266,12 +269,13 @@ pub unsafe extern "C" fn ascendc_mm_set_gm(
     trans: u8,
     loc: AscLoc,
 ) -> i32 {
-    const API: [&str; 5] = [
+    const API: [&str; 6] = [
         "Matmul::SetTensorA",
         "Matmul::SetTensorB",
         "Matmul::SetBias",
         "Matmul::SetQuantVector",
         "Matmul::SetWorkspace",
+        "Matmul::SetSparseIndex",
     ];
     call(loc, || {
         let api = API.get(which as usize).copied().unwrap_or("Matmul");
@@ -282,6 +286,7 @@ pub unsafe extern "C" fn ascendc_mm_set_gm(
             1 => h.set_tensor_b(o, trans != 0),
             2 => h.set_bias(o),
             3 => h.set_quant_vector(o),
+            5 => h.set_sparse_index(o),
             _ => {
                 h.set_workspace(o);
                 Ok(())

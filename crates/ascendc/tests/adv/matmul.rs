@@ -839,3 +839,95 @@ fn float_matmul_with_hf32_rounds_the_inputs_first() {
         }
     }
 }
+
+#[test]
+fn sparse_b_with_its_index_matrix_is_exact() {
+    // A 4:2 sparse Bᵀ (n × k, two non-zeros in every 4) densified to n × k/2 with its index
+    // matrix (2-bit positions, four to a byte, NZ fractals of 16 rows × 8 bytes), MDL, baseK 64.
+    let (m, n, k) = (48usize, 40usize, 192usize);
+    let p = ChipProfile::by_name("A2").unwrap();
+    let mut r = MatmulTilingRequest::new(p, TilingKind::MultiCore);
+    r.set_a_type(P::GM, CubeFormat::ND, D::Int8, false)
+        .set_b_type(P::GM, CubeFormat::ND, D::Int8, true)
+        .set_c_type(P::GM, CubeFormat::ND, D::Int32)
+        .set_bias_type(P::GM, CubeFormat::ND, D::Int32)
+        .set_shape(m as i32, n as i32, k as i32)
+        .set_org_shape(m as i32, n as i32, k as i32, k as i32)
+        .set_dim(1);
+    r.sparse = 1;
+    let t = r.get_tiling().unwrap();
+    assert_eq!(t.baseK % 64, 0, "{t:?}");
+    let a = int8s(m * k, 11);
+    // Row j of Bᵀ: in each group of 4, positions (p0, p1) with p0 < p1, values from int8s.
+    let vals = int8s(n * k / 2, 12);
+    let mut dense = vec![0i8; n * k / 2];
+    let mut idx = vec![0u8; n * k / 8];
+    let mut bt = vec![0i32; n * k];
+    for j in 0..n {
+        for g in 0..k / 4 {
+            let h = (j * 131 + g * 17) % 6;
+            let (p0, p1) = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)][h];
+            let (v0, v1) = (vals[j * k / 2 + 2 * g], vals[j * k / 2 + 2 * g + 1]);
+            dense[j * k / 2 + 2 * g] = v0;
+            dense[j * k / 2 + 2 * g + 1] = v1;
+            bt[j * k + 4 * g + p0] = v0 as i32;
+            bt[j * k + 4 * g + p1] = v1 as i32;
+            // Indices: the first element's position, the second's minus one.
+            let (i0, i1) = (p0 as u8, (p1 - 1) as u8);
+            let e = 2 * g; // index number of the first element in the row
+            idx[j * k / 8 + e / 4] |= i0 << (2 * (e % 4));
+            idx[j * k / 8 + (e + 1) / 4] |= i1 << (2 * ((e + 1) % 4));
+        }
+    }
+    // The index matrix in NZ: column groups of 8 bytes, align16(n) rows each.
+    let rows = n.div_ceil(16) * 16;
+    let mut idx_nz = vec![0u8; rows * (k / 8).div_ceil(8) * 8];
+    for j in 0..n {
+        for c in 0..k / 8 {
+            idx_nz[(c / 8) * 8 * rows + j * 8 + c % 8] = idx[j * k / 8 + c];
+        }
+    }
+    let (ga, gb, gi) = (
+        GmBuffer::from_slice(&a),
+        GmBuffer::from_slice(&dense),
+        GmBuffer::from_slice(&idx_nz),
+    );
+    let gc = GmBuffer::zeroed(m * n * 4);
+    let mut spec = MatmulSpec::gm(DType::Int8, DType::Int32, DType::Int32);
+    spec.b.sparse = true;
+    spec.cfg = MatmulConfig::MDL;
+    let (aa, ba, ia, ca) = (ga.addr(), gb.addr(), gi.addr(), gc.addr());
+    let report = Launch::new(1)
+        .kernel_mode(KernelMode::Aic)
+        .check_hazards(true)
+        .run(move || {
+            let mut pipe = TPipe::new();
+            let mut mm = MatmulCore::<i8, i32, i32>::new(spec);
+            mm.init(&mut pipe, &t)?;
+            let (mut x, mut y, mut z) = (
+                GlobalTensor::<i8>::new(),
+                GlobalTensor::<i8>::new(),
+                GlobalTensor::<i32>::new(),
+            );
+            let mut w = GlobalTensor::<u8>::new();
+            x.set_global_buffer(aa.clone());
+            y.set_global_buffer(ba.clone());
+            z.set_global_buffer(ca.clone());
+            w.set_global_buffer(ia.clone());
+            mm.set_tensor_a(&x, false)?;
+            mm.set_tensor_b(&y, true)?;
+            mm.set_sparse_index(&w)?;
+            mm.iterate_all(&z, 0)?;
+            mm.end()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let diags: Vec<_> = report.diagnostics().collect();
+    assert!(diags.is_empty(), "{diags:#?}");
+    let got = gc.to_vec::<i32>();
+    for i in 0..m {
+        for j in 0..n {
+            let want: i32 = (0..k).map(|kk| a[i * k + kk] as i32 * bt[j * k + kk]).sum();
+            assert_eq!(got[i * n + j], want, "C[{i}][{j}]");
+        }
+    }
+}

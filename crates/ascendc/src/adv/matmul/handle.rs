@@ -243,6 +243,13 @@ impl MatmulHandle {
         })
     }
 
+    /// `SetSparseIndex(gm)`: the index matrix of a sparse B.
+    pub fn set_sparse_index(&mut self, index: GmOperand) -> Result<()> {
+        self.run("Matmul::SetSparseIndex", None, Lock::Keep, move |m, _| {
+            m.set_sparse_index(&index)
+        })
+    }
+
     /// `SetQuantVector(gm)`.
     pub fn set_quant_vector(&mut self, words: GmOperand) -> Result<()> {
         self.run("Matmul::SetQuantVector", None, Lock::Keep, move |m, _| {

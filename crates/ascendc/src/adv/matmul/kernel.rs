@@ -16,6 +16,7 @@ use crate::api::cube::load::{
 };
 use crate::api::cube::mmad::{mmad, MmadParams};
 use crate::api::cube::mode::{set_hf32_mode, set_hf32_trans_mode, HF32Mode, HF32TransMode};
+use crate::api::cube::sparse::{load_data_with_sparse, mmad_with_sparse};
 use crate::api::data_copy::nz::Nd2NzParams;
 use crate::api::data_copy::{data_copy, DataCopyParams};
 use crate::dtype::{bf16, f16, DType, Element, Int4, TensorElement};
@@ -112,6 +113,8 @@ struct Buffers {
     bias1: TQue<QuePosition::C1, 1>,
     bias2: TQue<QuePosition::C2, 1>,
     quant1: TQue<QuePosition::C1, 1>,
+    /// The index tiles of a sparse B.
+    idx1: TQue<QuePosition::B1, 2>,
 }
 
 /// A kernel-side Matmul on a cube core: A and B of `A`, C of `C`, bias of `Bias`.
@@ -129,6 +132,8 @@ pub struct MatmulCore<A: MmInput, C: Element, Bias: Element> {
     bias: Option<GlobalTensor<Bias>>,
     quant: Quant,
     quant_vec: Option<GlobalTensor<u64>>,
+    /// The index matrix of a sparse B (`SetSparseIndex`).
+    index: Option<GlobalTensor<u8>>,
     bufs: Option<Buffers>,
     /// The walk: the blocks (m, n, K step or `u32::MAX` for all) in iteration order and the
     /// next one's index.
@@ -158,6 +163,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             bias: None,
             quant: Quant::None,
             quant_vec: None,
+            index: None,
             bufs: None,
             order: Vec::new(),
             next: 0,
@@ -206,6 +212,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             bias1: TQue::new(),
             bias2: TQue::new(),
             quant1: TQue::new(),
+            idx1: TQue::new(),
         };
         let two = |d: i32| if d >= 2 { 2 } else { 1 };
         // One tile either way round: `align16(rows) × align(cols, C0)` with M (N) or K as the
@@ -226,6 +233,14 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         }
         if A::DTYPE == DType::Int8 && C::DTYPE != DType::Int32 {
             pipe.init_buffer(&mut b.quant1, 1, align(bn * 8, 128))?;
+        }
+        if self.spec.b.sparse {
+            // One index byte per 8 columns of A, in NZ groups of 8 bytes.
+            pipe.init_buffer(
+                &mut b.idx1,
+                two(t.depthB1),
+                bn * align(base_k.div_ceil(8), 8),
+            )?;
         }
         self.tiling = t;
         self.org = [
@@ -411,6 +426,23 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         self.bias = None;
     }
 
+    /// `SetSparseIndex(gm)`: the index matrix of a `SparseMatmulType` B — 2-bit indices four to a
+    /// byte (the first in the low bits), one byte per 8 columns of A, in NZ (fractals of 16 rows
+    /// of 8 bytes, column groups `align16(orgN)` rows tall).
+    pub fn set_sparse_index(&mut self, index: &GlobalTensor<u8>) -> Result<()> {
+        const API: &str = "Matmul::SetSparseIndex";
+        if !self.spec.b.sparse {
+            return Err(SimError::new(
+                Category::Type,
+                API,
+                "B is not a SparseMatmulType: declare it SparseMatmulType<pos, indexPos, format, int8_t, true>",
+            ));
+        }
+        self.index = Some(index.clone());
+        self.reset();
+        Ok(())
+    }
+
     /// `SetHF32(enableHF32, transMode)`: float inputs are rounded to HF32 before each Mmad
     /// (the cube core's `SetHF32Mode`), ties away from zero with `transMode` 1 (else to even).
     pub fn set_hf32(&mut self, enable: bool, trans_mode: i32) -> Result<()> {
@@ -578,6 +610,42 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         Ok(true)
     }
 
+    /// The index matrix of a sparse B, checking what a sparse Matmul needs.
+    fn sparse_index(&self, trans_b: bool, bias: bool) -> Result<GlobalTensor<u8>> {
+        const API: &str = "Matmul::Iterate";
+        if A::DTYPE != DType::Int8 {
+            return Err(err(
+                API,
+                format!("a SparseMatmulType B of {} (int8_t only)", A::DTYPE),
+            ));
+        }
+        if !trans_b {
+            return Err(err(
+                API,
+                "a sparse B is given transposed (N rows of K/2 dense values): SetTensorB(gm, true)",
+            ));
+        }
+        if self.spec.cfg.schedule != Schedule::Mdl {
+            return Err(err(
+                API,
+                "a sparse Matmul runs the MDL template: declare it with CFG_MDL",
+            ));
+        }
+        if bias {
+            return Err(SimError::new(
+                Category::Unsupported,
+                API,
+                "a sparse Matmul with a bias is not modelled (MmadWithSparse starts C from 0 or from itself)",
+            ));
+        }
+        self.index.clone().ok_or_else(|| {
+            err(
+                API,
+                "a sparse B needs its index matrix: call SetSparseIndex first",
+            )
+        })
+    }
+
     /// A triangular policy computes every block but writes only those on its side of the
     /// diagonal of the core's window (by block index).
     fn skipped(&self, blk: &Block) -> bool {
@@ -639,6 +707,11 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
         let b = self.b.clone().expect("checked");
         let bias = self.bias.clone();
         let (trans_a, trans_b) = (self.trans_a, self.trans_b);
+        let index = if self.spec.b.sparse {
+            Some(self.sparse_index(trans_b, bias.is_some())?)
+        } else {
+            None
+        };
         let vector_a = self.spec.a.format == CubeFormat::Vector;
         let t = self.tiling;
         let [sm, sn, sk] = self.single;
@@ -747,8 +820,53 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             };
             bufs.a2.enque(&a2)?;
             // GM -> L1 and L1 -> L0B (a B in TSCM is read where it is).
-            let b2 = match &b {
-                Operand::L1(l1) => {
+            let b2 = match (&b, &index) {
+                (Operand::Gm(b), Some(idx)) => {
+                    // Sparse: the densified Bᵀ tile (N rows of kw/2 bytes) and its index tile
+                    // (NZ groups of 8 bytes) into L1, then both into L0B and the index buffer.
+                    let h_al = align(cols, 16);
+                    let b1 = bufs.b1.alloc_tensor::<A>()?;
+                    let dense = b.at(col0 as u64 * (org_kb / 2) as u64 + (k0 / 2) as u64)?;
+                    nd2nz(&b1, &dense, cols, kw / 2, org_kb / 2, h_al)?;
+                    let i1 = bufs.idx1.alloc_tensor::<u8>()?;
+                    let g_rows = align(org_n, 16);
+                    let p = DataCopyParams {
+                        block_count: (kw / 8).div_ceil(8) as u16,
+                        block_len: (h_al * 8 / 32) as u16,
+                        src_stride: ((g_rows - h_al) * 8 / 32) as u16,
+                        dst_stride: 0,
+                    };
+                    let at = (k0 / 64) as u64 * 8 * g_rows as u64 + col0 as u64 * 8;
+                    data_copy(&i1, &idx.at(at)?, p)?;
+                    bufs.b1.enque(&b1)?;
+                    bufs.idx1.enque(&i1)?;
+                    let b1 = bufs.b1.deque::<A>()?;
+                    let i1 = bufs.idx1.deque::<u8>()?;
+                    let b2 = bufs.b2.alloc_tensor::<A>()?;
+                    let b2i = b2.reinterpret_cast::<i8>();
+                    let n1 = cols.div_ceil(16);
+                    for kd in 0..(kw / 2).div_ceil(32) {
+                        let p = LoadData2DParams::new(
+                            (kd * h_al / 16) as u16,
+                            n1 as u8,
+                            1,
+                            0,
+                            0,
+                            false,
+                            0,
+                        );
+                        load_data_with_sparse(
+                            &b2i.at(kd * n1 * 512)?,
+                            &b1.reinterpret_cast::<i8>(),
+                            &i1,
+                            p,
+                        )?;
+                    }
+                    bufs.b1.free_tensor(&b1)?;
+                    bufs.idx1.free_tensor(&i1)?;
+                    b2
+                }
+                (Operand::L1(l1), _) => {
                     let (h, w, r0, col) = if trans_b {
                         (sn, sk, col0, k0)
                     } else {
@@ -760,7 +878,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                     load_b(&b2, &src, kw, cols, h_al, trans_b)?;
                     b2
                 }
-                Operand::Gm(b) => {
+                (Operand::Gm(b), None) => {
                     let b1 = bufs.b1.alloc_tensor::<A>()?;
                     let (h, w, src_d, off) = if trans_b {
                         (cols, kw, org_kb, col0 as u64 * org_kb as u64 + k0 as u64)
@@ -799,6 +917,12 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
             // device's Matmul issues it; the only form int4 has), or, placed elsewhere, as the
             // bias operand.
             match (&c2, first) {
+                _ if index.is_some() => mmad_with_sparse(
+                    &co1.reinterpret_cast::<i32>(),
+                    &a2.reinterpret_cast::<i8>(),
+                    &b2.reinterpret_cast::<i8>(),
+                    p,
+                )?,
                 (Some(c2), true) if c2.get_phy_addr() != 0 => mmad(&co1, &a2, &b2, c2, p)?,
                 _ => mmad(&co1, &a2, &b2, (), p)?,
             }

@@ -74,6 +74,8 @@ pub trait MatmulOps {
     fn set_quant_scalar(&mut self, word: u64);
     /// `SetHF32(enableHF32, transMode)`.
     fn set_hf32(&mut self, enable: bool, trans_mode: i32) -> Result<()>;
+    /// `SetSparseIndex(gm)`.
+    fn set_sparse_index(&mut self, index: &GmOperand) -> Result<()>;
     /// `SetQuantVector(gm)`.
     fn set_quant_vector(&mut self, words: &GmOperand) -> Result<()>;
     /// `Iterate()`.
@@ -135,6 +137,10 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulOps for MatmulCore<A, C, Bias>
     }
     fn set_hf32(&mut self, enable: bool, trans_mode: i32) -> Result<()> {
         MatmulCore::set_hf32(self, enable, trans_mode)
+    }
+    fn set_sparse_index(&mut self, index: &GmOperand) -> Result<()> {
+        let g = index.tensor::<u8>("Matmul::SetSparseIndex", "the index matrix")?;
+        MatmulCore::set_sparse_index(self, &g)
     }
     fn set_quant_vector(&mut self, words: &GmOperand) -> Result<()> {
         let g = words.tensor::<u64>("Matmul::SetQuantVector", "the quantisation words")?;

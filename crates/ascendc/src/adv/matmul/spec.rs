@@ -21,6 +21,9 @@ pub struct MatType {
     pub layout: u8,
     /// `IBShare`: the operand's L1 copy is shared by the vector cores of one AI Core.
     pub ib_share: bool,
+    /// `SparseMatmulType`: a 4:2 densified int8 B that comes with an index matrix
+    /// (`SetSparseIndex`).
+    pub sparse: bool,
 }
 
 impl MatType {
@@ -33,6 +36,7 @@ impl MatType {
             trans: false,
             layout: 0,
             ib_share: false,
+            sparse: false,
         }
     }
 

@@ -748,7 +748,12 @@ fn compute(r: &MatmulTilingRequest) -> Result<TCubeTiling, String> {
         ub,
         ub_block,
     };
-    let base = choose_base(r, series, sc_m, sc_n, sc_k, &sizes)?;
+    let mut base = choose_base(r, series, sc_m, sc_n, sc_k, &sizes)?;
+    if r.sparse != 0 {
+        // The vendor's sparse rule: baseK a multiple of 64 (one index byte per 8 columns of A,
+        // whole 8-byte index groups).
+        base.k = if base.k <= 64 { 64 } else { base.k / 64 * 64 };
+    }
 
     // ---- L1 ----
     let bias_l1 =
