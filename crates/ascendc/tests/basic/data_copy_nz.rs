@@ -181,7 +181,7 @@ fn n3_destination_position_and_alignment() {
     assert!(
         e.message.contains("VECOUT in UB")
             && e.message
-                .contains("A1/B1 (L1), C1 where it is L1, and VECIN"),
+                .contains("A1/B1/TSCM (L1), C1 where it is L1, and VECIN"),
         "{e}"
     );
     let e = fail(|| {
