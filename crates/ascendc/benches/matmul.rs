@@ -11,22 +11,16 @@ use ascendc::adv::matmul::{
 use ascendc::chip::ChipProfile;
 use ascendc::prelude::*;
 use ascendc::DType;
+mod common;
+
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const RUNS: usize = 3;
 
 /// Median wall time of `RUNS` runs of `f`.
-fn time(mut f: impl FnMut()) -> Duration {
-    let mut t: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed()
-        })
-        .collect();
-    t.sort();
-    t[RUNS / 2]
+fn time(f: impl FnMut()) -> Duration {
+    common::median_time(RUNS, f)
 }
 
 fn tiling(m: u32, n: u32, k: u32, a: D, c: D) -> TCubeTiling {

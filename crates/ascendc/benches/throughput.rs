@@ -6,27 +6,20 @@
 //! single vector instructions on data that stays in UB, each against a native loop doing the
 //! same arithmetic in the same order; the results are compared bit for bit.
 
+mod common;
 #[path = "../examples/kernels/add.rs"]
 mod kernels;
 
 use ascendc::prelude::*;
 use kernels::{add_custom, AddTiling};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const RUNS: usize = 5;
 
 /// Median wall time of `RUNS` runs of `f`.
-fn time(mut f: impl FnMut()) -> Duration {
-    let mut t: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed()
-        })
-        .collect();
-    t.sort();
-    t[RUNS / 2]
+fn time(f: impl FnMut()) -> Duration {
+    common::median_time(RUNS, f)
 }
 
 fn row(name: &str, sim: Duration, native: Duration, n: usize) {

@@ -226,17 +226,7 @@ impl Core {
         accesses: &[Access],
         lanes: u32,
     ) {
-        if self.ia.active() {
-            self.ia.check(Pipe::V, api, accesses);
-        }
-        self.trace.record_lanes(
-            Pipe::V,
-            api,
-            InstrKind::Op,
-            loc,
-            accesses,
-            lanes.min(u16::MAX as u32) as u16,
-        );
+        self.issue_counted(Pipe::V, api, loc, accesses, lanes);
     }
 
     /// Records a cube instruction (PIPE_M) that keeps the cube busy for `steps` cycles (the
@@ -248,16 +238,29 @@ impl Core {
         accesses: &[Access],
         steps: u32,
     ) {
+        self.issue_counted(Pipe::M, api, loc, accesses, steps);
+    }
+
+    /// Records an instruction with its timing key (`Instr::lanes`, saturated to 16 bits).
+    #[inline(always)]
+    fn issue_counted(
+        &mut self,
+        pipe: Pipe,
+        api: &'static str,
+        loc: SourceLoc,
+        accesses: &[Access],
+        count: u32,
+    ) {
         if self.ia.active() {
-            self.ia.check(Pipe::M, api, accesses);
+            self.ia.check(pipe, api, accesses);
         }
         self.trace.record_lanes(
-            Pipe::M,
+            pipe,
             api,
             InstrKind::Op,
             loc,
             accesses,
-            steps.min(u16::MAX as u32) as u16,
+            count.min(u16::MAX as u32) as u16,
         );
     }
 

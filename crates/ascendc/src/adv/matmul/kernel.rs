@@ -8,7 +8,7 @@
 //! its `baseK` (or tail) columns in fp32 (int32 for int8); the output type is reached once, in
 //! Fixpipe (docs/high-level/matmul.md).
 
-use super::spec::{IterateOrder, MatmulSpec, Schedule};
+use super::spec::{IterateOrder, MatType, MatmulSpec, Schedule};
 use super::tiling::{CubeFormat, TCubeTiling};
 use crate::api::cube::fixpipe::{fixpipe, FixpipeParamsV220, QuantMode, CFG_NZ, CFG_ROW_MAJOR};
 use crate::api::cube::load::{
@@ -317,28 +317,39 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
 
     /// `SetTensorA(gm, isTransposeA)`.
     pub fn set_tensor_a(&mut self, a: &GlobalTensor<A>, trans: bool) -> Result<()> {
-        if trans && !self.spec.a.trans {
-            return Err(err(
-                "Matmul::SetTensorA",
-                "isTransposeA is true but A's MatmulType says isTrans = false",
-            ));
-        }
-        self.a = Some(Operand::Gm(a.clone()));
-        self.trans_a = trans;
-        self.reset();
-        Ok(())
+        self.set_operand(false, Operand::Gm(a.clone()), trans)
     }
 
     /// `SetTensorB(gm, isTransposeB)`.
     pub fn set_tensor_b(&mut self, b: &GlobalTensor<A>, trans: bool) -> Result<()> {
-        if trans && !self.spec.b.trans {
+        self.set_operand(true, Operand::Gm(b.clone()), trans)
+    }
+
+    /// (API, name, declaration) of A, or of B when `b`.
+    fn operand_decl(&self, b: bool) -> (&'static str, &'static str, MatType) {
+        if b {
+            ("Matmul::SetTensorB", "B", self.spec.b)
+        } else {
+            ("Matmul::SetTensorA", "A", self.spec.a)
+        }
+    }
+
+    /// Takes A (B when `b`) after checking the transpose against the declaration.
+    fn set_operand(&mut self, b: bool, op: Operand<A>, trans: bool) -> Result<()> {
+        let (api, name, ty) = self.operand_decl(b);
+        if trans && !ty.trans {
             return Err(err(
-                "Matmul::SetTensorB",
-                "isTransposeB is true but B's MatmulType says isTrans = false",
+                api,
+                format!("isTranspose{name} is true but {name}'s MatmulType says isTrans = false"),
             ));
         }
-        self.b = Some(Operand::Gm(b.clone()));
-        self.trans_b = trans;
+        if b {
+            self.b = Some(op);
+            self.trans_b = trans;
+        } else {
+            self.a = Some(op);
+            self.trans_a = trans;
+        }
         self.reset();
         Ok(())
     }
@@ -348,11 +359,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
     /// for A, `singleCoreK × singleCoreN` for B, or their transposes), rows aligned to 16 (to 32
     /// for the K rows of an int8 B, and of a transposed int8 A), columns to 32 bytes.
     pub fn set_tensor_l1(&mut self, b: bool, t: &LocalTensor<A>, trans: bool) -> Result<()> {
-        let (api, name, ty) = if b {
-            ("Matmul::SetTensorB", "B", self.spec.b)
-        } else {
-            ("Matmul::SetTensorA", "A", self.spec.a)
-        };
+        let (api, name, ty) = self.operand_decl(b);
         if ty.pos != TPosition::TSCM {
             return Err(SimError::new(
                 Category::Position,
@@ -381,21 +388,7 @@ impl<A: MmInput, C: Element, Bias: Element> MatmulCore<A, C, Bias> {
                 ),
             ));
         }
-        if trans && !ty.trans {
-            return Err(err(
-                api,
-                format!("isTranspose{name} is true but {name}'s MatmulType says isTrans = false"),
-            ));
-        }
-        if b {
-            self.b = Some(Operand::L1(*t));
-            self.trans_b = trans;
-        } else {
-            self.a = Some(Operand::L1(*t));
-            self.trans_a = trans;
-        }
-        self.reset();
-        Ok(())
+        self.set_operand(b, Operand::L1(*t), trans)
     }
 
     /// `SetBias(gm)`: C starts from this row of N values.
